@@ -1,0 +1,106 @@
+"""Exact numbers in, and domain checks on them.
+
+Every numeric input of dp-derive is taken exactly: the decimal string
+``"1e-300"`` means 10^-300, not the nearest double.  Strings are parsed with a
+strict decimal grammar (never ``eval`` nor ``sympify``); ``int``, ``Fraction``
+and SymPy ``Rational`` are exact already; a ``float`` is read as the decimal it
+prints as (``repr``), so ``0.1`` means 1/10.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from functools import lru_cache
+
+import sympy as sp
+
+from .errors import DomainError
+
+_DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+#: decimal exponents beyond this are refused (10**10**6 would exhaust memory)
+MAX_EXPONENT = 1_000_000
+
+
+def rational(name: str, value) -> sp.Rational:
+    """Return ``value`` as an exact SymPy Rational, or raise DomainError naming ``name``."""
+    if isinstance(value, sp.Rational):
+        return value
+    if isinstance(value, bool):
+        raise DomainError(name, value, "a number")
+    if isinstance(value, int):
+        return sp.Integer(value)
+    if isinstance(value, Fraction):
+        return sp.Rational(value.numerator, value.denominator)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise DomainError(name, value, "a finite number")
+        value = repr(value)
+    if isinstance(value, sp.Basic):
+        raise DomainError(name, value, "an exact number (decimal string, int or Rational)")
+    if not isinstance(value, str):
+        raise DomainError(name, value, "a number")
+    text = value.strip()
+    match = _DECIMAL.match(text)
+    if not match:
+        raise DomainError(name, value, "a finite decimal number such as 0.5 or 1e-300")
+    if match.group(3):
+        exponent = int(match.group(3)[1:])
+        if abs(exponent) > MAX_EXPONENT:
+            raise DomainError(name, value, f"a decimal with exponent within +-{MAX_EXPONENT}")
+    return _decimal_rational(match)
+
+
+@lru_cache(maxsize=64)
+def _pow10(k: int) -> int:
+    return 10 ** k
+
+
+def _decimal_rational(match) -> sp.Rational:
+    """mantissa * 10^exponent exactly, with cached powers of ten (10^100000 is costly)."""
+    body = match.group(1)
+    exponent = int(match.group(3)[1:]) if match.group(3) else 0
+    whole, _, frac = body.partition(".")
+    mantissa = int((whole or "0") + frac)
+    exponent -= len(frac)
+    if match.group(0).startswith("-"):
+        mantissa = -mantissa
+    if exponent >= 0:
+        return sp.Integer(mantissa * _pow10(exponent))
+    return sp.Rational(mantissa, _pow10(-exponent))
+
+
+def check_range(name: str, value: sp.Rational, low=None, high=None, *,
+                low_open=False, high_open=False, integer=False) -> sp.Rational:
+    """Check ``low <= value <= high`` (bounds optional, open or closed)."""
+    if low is None:
+        left, lo_ok = "(-inf", True
+    else:
+        left = ("(" if low_open else "[") + str(low)
+        lo_ok = value > low if low_open else value >= low
+    if high is None:
+        right, hi_ok = "inf)", True
+    else:
+        right = str(high) + (")" if high_open else "]")
+        hi_ok = value < high if high_open else value <= high
+    valid = f"in {left}, {right}"
+    if integer:
+        valid = "an integer " + valid
+    if not (lo_ok and hi_ok) or (integer and not value.is_integer):
+        raise DomainError(name, _show(value), valid)
+    return value
+
+
+def _show(value: sp.Rational) -> str:
+    """A short decimal rendering (never str() of a 100000-digit integer)."""
+    import mpmath
+    if max(abs(value.p).bit_length(), value.q.bit_length()) > 120:
+        with mpmath.workdps(20):
+            return mpmath.nstr(mpmath.mpf(value.p) / value.q, 6) if abs(value.p).bit_length() < 3000 \
+                else ("a number below 0" if value < 0 else "a very large number")
+    return str(value.p) if value.q == 1 else str(value)
+
+
+def parse(name: str, value, low=None, high=None, **kw) -> sp.Rational:
+    """``rational`` followed by ``check_range``."""
+    return check_range(name, rational(name, value), low, high, **kw)

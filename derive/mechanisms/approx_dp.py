@@ -1,0 +1,72 @@
+"""(eps, delta)-DP as a trade-off function, and randomized response.
+
+.. math::
+
+    f_{\\varepsilon,\\delta}(\\alpha) = \\max\\{0,\\ 1-\\delta-e^{\\varepsilon}\\alpha,\\
+    e^{-\\varepsilon}(1-\\delta-\\alpha)\\}
+
+(de Fondeville 2026, arXiv:2603.12753v1, Eq. 3; Dong, Roth, Su 2022, Eq. 2.5).
+Its complement is written as a minimum, ``1 - max(a, b, c) = min(1-a, 1-b, 1-c)``,
+so the power near alpha = 0 is ``delta + e^eps alpha`` without subtraction.
+
+Privacy profile (derived: the supremum of ``1 - f(alpha) - e^eps' alpha`` is at
+the kink alpha* = (1 - delta)/(1 + e^eps) for eps' < eps, at alpha = 0 otherwise):
+
+    delta(eps') = delta + (1 - delta)(e^eps - e^eps')/(1 + e^eps)  for eps' < eps,
+                  delta                                              otherwise.
+
+Binary randomized response with parameter eps releases the true bit with
+probability e^eps/(1 + e^eps); its trade-off function is that of
+Bern(a) against Bern(1 - a), a = 1/(1 + e^eps), which is f_{eps,0}.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from .. import symbols as sy
+from ..tradeoff import TradeOff, eps_prime
+from ._params import bind
+
+CITATION = ("de Fondeville (2026) arXiv:2603.12753v1, Eq. 3; Dong, Roth, Su (2022) "
+            "JRSS-B, Eq. 2.5 (catalog DF-Eq3)")
+
+
+def _forms(e, d):
+    a = sy.alpha
+    tradeoff = sp.Max(0, 1 - d - sp.exp(e) * a, sp.exp(-e) * (1 - d - a))
+    power = sp.Min(1, d + sp.exp(e) * a, 1 - sp.exp(-e) * (1 - d - a))
+    profile = sp.Piecewise(
+        (d + (1 - d) * (sp.exp(e) - sp.exp(eps_prime)) / (1 + sp.exp(e)), eps_prime < e),
+        (d, True),
+    )
+    return tradeoff, power, profile
+
+
+def approx_dp(eps=None, delta=None) -> TradeOff:
+    """f_{eps,delta}, eps >= 0, 0 <= delta < 1."""
+    e, ve = bind(sy.eps, eps, low=0)
+    d, vd = bind(sy.delta, delta, low=0, high=1, high_open=True)
+    tradeoff, power, profile = _forms(e, d)
+    return TradeOff(
+        name="approx-dp", parameters=(sy.eps, sy.delta), tradeoff=tradeoff, power=power,
+        paper=tradeoff, domain={"eps": "in [0, inf)", "delta": "in [0, 1)"},
+        citation=CITATION, values={**ve, **vd}, profile=profile,
+        profile_citation="derived here (conjugate of f_{eps,delta} at its kink)",
+        symmetric=True, pure_eps=e if vd.get(sy.delta) == 0 else None,
+    )
+
+
+def randomized_response(eps=None) -> TradeOff:
+    """Binary randomized response: f_{eps,0}, eps >= 0."""
+    e, ve = bind(sy.eps, eps, low=0)
+    tradeoff, power, profile = _forms(e, sp.S.Zero)
+    return TradeOff(
+        name="randomized-response", parameters=(sy.eps,), tradeoff=tradeoff, power=power,
+        paper=tradeoff, domain={"eps": "in [0, inf)"},
+        citation="Dong, Roth, Su (2022) JRSS-B, section 2.4: T(Bern(a), Bern(1-a)) = f_{eps,0}, "
+                 "a = 1/(1+e^eps) (catalog DRS-Eq f_{eps,delta})",
+        values=ve, profile=profile,
+        profile_citation="derived here (conjugate of f_{eps,0} at its kink)",
+        symmetric=True, pure_eps=e,
+    )

@@ -1,0 +1,100 @@
+"""Trade-off functions of symmetric log-concave location families.
+
+For a noise CDF F that is symmetric (F(-x) = 1 - F(x)) and log-concave, the
+most powerful test of F against F(. - mu) rejects for large x, and
+
+.. math::
+
+    f_\\mu(\\alpha) = F\\{F^{-1}(1-\\alpha) - \\mu\\}
+
+(printed form; de Fondeville 2026, arXiv:2603.12753v1, appendix, catalog
+DF-Eq-tradeoff; Dong, Roth, Su 2022).  By symmetry the stable forms are
+
+    f(alpha) = F(-F^{-1}(alpha) - mu),    1 - f(alpha) = F(F^{-1}(alpha) + mu).
+
+F^{-1} is derived by SymPy (``solve``) from the CDF; the composed expression is
+simplified by SymPy.  Named families: ``logistic`` (F = 1/(1 + e^{-x})),
+``laplace`` and ``gaussian`` (F = Phi).
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from .. import symbols as sy
+from ..errors import DomainError
+from ..special import Phi, PhiInv
+from ..tradeoff import TradeOff
+from ._params import bind
+from .laplace import LAPLACE_CDF, LAPLACE_QUANTILE, laplace_pieces
+
+FAMILIES = ("logistic", "laplace", "gaussian")
+
+CITATION = ("de Fondeville (2026) arXiv:2603.12753v1, appendix (log-concave location "
+            "families; catalog DF-Eq-tradeoff)")
+
+
+def family_cdf(name: str) -> sp.Expr:
+    """The CDF (in ``symbols.x``) of a named unit-scale family."""
+    if name == "logistic":
+        return 1 / (1 + sp.exp(-sy.x))
+    if name == "laplace":
+        return LAPLACE_CDF
+    if name == "gaussian":
+        return Phi(sy.x)
+    raise DomainError("family", name, "one of " + ", ".join(FAMILIES))
+
+
+def quantile(cdf: sp.Expr) -> sp.Expr:
+    """F^{-1}(p) derived from F by ``sympy.solve`` (one real solution required)."""
+    if cdf == LAPLACE_CDF:
+        return LAPLACE_QUANTILE
+    if cdf == Phi(sy.x):
+        return PhiInv(sy.p)
+    solutions = [s for s in sp.solve(sp.Eq(cdf, sy.p), sy.x) if s.is_real is not False]
+    if len(solutions) != 1:
+        raise DomainError("cdf", cdf, "a CDF whose quantile SymPy can solve for uniquely")
+    return solutions[0]
+
+
+def is_symmetric(cdf: sp.Expr) -> bool | None:
+    """Whether F(-x) + F(x) = 1 is proved by SymPy (None when undecided)."""
+    from ..special import to_erf
+    diff = sp.simplify(to_erf(cdf.subs(sy.x, -sy.x) + cdf) - 1)
+    return True if diff == 0 else None
+
+
+def is_log_concave(cdf: sp.Expr) -> bool | None:
+    """Whether (log F')'' <= 0 is proved by SymPy (None when undecided)."""
+    density = sp.diff(cdf, sy.x)
+    curvature = sp.simplify(sp.diff(sp.log(density), sy.x, 2))
+    return curvature.is_nonpositive
+
+
+def noise(family="logistic", mu=None, *, cdf: sp.Expr | None = None) -> TradeOff:
+    """Trade-off function of a symmetric log-concave location family shifted by mu >= 0.
+
+    ``family`` names a built-in CDF; alternatively pass ``cdf``, a SymPy
+    expression in ``derive.symbols.x``.  A CDF whose symmetry SymPy cannot
+    prove is refused (DomainError); log-concavity is recorded in ``notes``.
+    """
+    m, values = bind(sy.mu, mu, low=0)
+    name = family if cdf is None else "custom"
+    F = family_cdf(family) if cdf is None else cdf
+    a = sy.alpha
+    if F == LAPLACE_CDF:
+        tradeoff, power = laplace_pieces(m)
+    else:
+        if is_symmetric(F) is not True:
+            raise DomainError("cdf", F, "a CDF symmetric about 0 (F(-x) = 1 - F(x))")
+        Finv = quantile(F)
+        tradeoff = sp.simplify(F.subs(sy.x, -Finv.subs(sy.p, a) - m))
+        power = sp.simplify(F.subs(sy.x, Finv.subs(sy.p, a) + m))
+    paper = F.subs(sy.x, quantile(F).subs(sy.p, 1 - a) - m)
+    concave = is_log_concave(F) if F != LAPLACE_CDF else True
+    return TradeOff(
+        name="noise", parameters=(sy.mu,), tradeoff=tradeoff, power=power, paper=paper,
+        domain={"mu": "in [0, inf)"}, citation=CITATION + f"; family {name}", values=values,
+        profile=None, symmetric=True, pure_eps=None,
+        notes=f"family={name}; log-concavity proved by SymPy: {concave}",
+    )

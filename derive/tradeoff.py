@@ -1,0 +1,86 @@
+"""The trade-off record: one mechanism's trade-off function, written once.
+
+A :class:`TradeOff` holds, as SymPy expressions in ``alpha`` and the
+mechanism's parameter symbols,
+
+* ``tradeoff``  f(alpha), the smallest type II error at type I error alpha,
+  in a form that evaluates without cancellation;
+* ``power``     1 - f(alpha), also cancellation-free (never ``1 - f``);
+* ``paper``     the form printed in the paper, kept for LaTeX and for the
+  claim that it equals the stable form;
+* ``profile``   the privacy profile delta(eps') = 1 + f*(-e^eps') in closed
+  form where one is known (else ``None``);
+* the parameter values (exact Rationals; empty for a symbolic record), the
+  valid range of every parameter, and the citation.
+
+References
+----------
+Dong, Roth, Su (2022), Gaussian differential privacy, JRSS-B, Def. 2.1 and
+Prop. 2.2 (trade-off functions); de Fondeville (2026), arXiv:2603.12753v1,
+Def. 2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import sympy as sp
+
+from . import symbols as sy
+
+#: the argument of the privacy profile delta(eps'), distinct from a mechanism's eps
+eps_prime = sp.Symbol("epsilon'", nonnegative=True)
+
+
+@dataclass(frozen=True)
+class TradeOff:
+    """A trade-off function with its stable, complementary and printed forms."""
+
+    name: str
+    parameters: tuple[sp.Symbol, ...]
+    tradeoff: sp.Expr
+    power: sp.Expr
+    paper: sp.Expr
+    domain: Mapping[str, str]
+    citation: str
+    values: Mapping[sp.Symbol, sp.Rational] = field(default_factory=dict)
+    profile: sp.Expr | None = None
+    profile_citation: str = ""
+    symmetric: bool = True
+    #: the eps of pure DP the mechanism satisfies (expression), or None
+    pure_eps: sp.Expr | None = None
+    notes: str = ""
+
+    @property
+    def params(self) -> dict[str, sp.Rational]:
+        """Parameter values by name (only the bound ones)."""
+        return {s.name: self.values[s] for s in self.parameters if s in self.values}
+
+    def bind(self, expr: sp.Expr | None) -> sp.Expr | None:
+        """``expr`` with the bound parameter values substituted."""
+        if expr is None:
+            return None
+        return expr.xreplace(dict(self.values)) if self.values else expr
+
+    @property
+    def f(self) -> sp.Expr:
+        """f(alpha) with the parameter values substituted."""
+        return self.bind(self.tradeoff)
+
+    @property
+    def one_minus_f(self) -> sp.Expr:
+        """1 - f(alpha) with the parameter values substituted."""
+        return self.bind(self.power)
+
+    @property
+    def alpha(self) -> sp.Symbol:
+        return sy.alpha
+
+    @property
+    def is_bound(self) -> bool:
+        return all(s in self.values for s in self.parameters)
+
+    def __str__(self) -> str:
+        params = ", ".join(f"{k}={v}" for k, v in self.params.items())
+        return f"{self.name}({params})"

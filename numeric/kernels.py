@@ -1,0 +1,150 @@
+"""Numerical kernels of the special heads: mpmath (any precision) and float64.
+
+mpmath kernels run at the caller's working precision (``mpmath.mp.prec``, set
+locally with ``workprec``) and are relative-accurate in both tails:
+
+* ``ncdf(x)``      the small side by ``erfc``, never ``1 - big``;
+* ``log_ncdf(x)``  ``log(erfc(-x/sqrt2)/2)`` for x < 0, ``log1p(-erfc(x/sqrt2)/2)`` else;
+* ``ndtri(p)``     Newton on ``log Phi(x) - log p`` from a float64 start
+  (``scipy.special.ndtri``, or ``ndtri_exp(log p)`` below the float range),
+  for p <= 1/2; the upper half by symmetry;
+* ``ndtri_exp(y)`` the same Newton iteration with ``log p = y`` given.
+
+Float kernels are those of ``scipy.special`` (ndtr, ndtri, log_ndtr, ndtri_exp).
+
+References
+----------
+Catalog 000-003, section 0, notes 1-2 (Newton on log Phibar from the right);
+mpmath ``ncdf`` (erfc for the small side).
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import scipy.special as sc
+
+def _log_sqrt_2pi():
+    return mpmath.log(2 * mpmath.pi) / 2
+
+
+def ncdf(x):
+    """Phi(x) at the working precision."""
+    if mpmath.isinf(x):
+        return mpmath.mpf(1) if x > 0 else mpmath.mpf(0)
+    if x < 0:
+        return mpmath.erfc(-x / mpmath.sqrt(2)) / 2
+    return 1 - mpmath.erfc(x / mpmath.sqrt(2)) / 2
+
+
+def log_ncdf(x):
+    """log Phi(x) at the working precision."""
+    if mpmath.isinf(x):
+        return mpmath.mpf(0) if x > 0 else mpmath.mpf("-inf")
+    if x < 0:
+        return mpmath.log(mpmath.erfc(-x / mpmath.sqrt(2)) / 2)
+    return mpmath.log1p(-mpmath.erfc(x / mpmath.sqrt(2)) / 2)
+
+
+def _newton_quantile(log_p, x0):
+    """Solve log Phi(x) = log_p (log_p <= log 1/2) by Newton from x0."""
+    x = mpmath.mpf(x0)
+    prec = mpmath.mp.prec
+    c = _log_sqrt_2pi()
+    # quadratic convergence: once a step is below sqrt(tol), one more step reaches tol
+    tol = mpmath.ldexp(1, -(prec - 4) // 2)
+    for _ in range(200):
+        lphi = log_ncdf(x)
+        # h(x) = log Phi(x) - log p,  h'(x) = phi(x)/Phi(x)
+        step = (lphi - log_p) * mpmath.exp(lphi + x * x / 2 + c)
+        x -= step
+        if abs(step) <= tol * max(abs(x), 1):
+            # one more step makes the last one quadratically small
+            lphi = log_ncdf(x)
+            x -= (lphi - log_p) * mpmath.exp(lphi + x * x / 2 + c)
+            return x
+    raise ArithmeticError("ndtri: Newton iteration did not converge")
+
+
+def _float_start(log_p):
+    if log_p > -700:
+        return float(sc.ndtri(math.exp(float(log_p))))
+    return float(sc.ndtri_exp(float(log_p)))
+
+
+def ndtri_lower(p):
+    """PhiInv(p) for 0 < p <= 1/2 (a mpf), relative-accurate for tiny p."""
+    if p == mpmath.mpf(0.5):
+        return mpmath.mpf(0)
+    log_p = mpmath.log(p)
+    return _newton_quantile(log_p, _float_start(log_p))
+
+
+def ndtri(p):
+    """PhiInv(p) for a mpf p in [0, 1]; the upper half via 1 - p (exact in mpf)."""
+    if p <= 0:
+        if p == 0:
+            return mpmath.mpf("-inf")
+        raise ValueError("PhiInv argument below 0")
+    if p >= 1:
+        if p == 1:
+            return mpmath.mpf("inf")
+        raise ValueError("PhiInv argument above 1")
+    if p > 0.5:
+        return -ndtri_lower(1 - p)
+    return ndtri_lower(p)
+
+
+def ndtri_exp(y):
+    """PhiInv(exp(y)) for y <= 0."""
+    if y > 0:
+        raise ValueError("PhiInvExp argument above 0")
+    if y == 0:
+        return mpmath.mpf("inf")
+    if mpmath.isinf(y):
+        return mpmath.mpf("-inf")
+    if y > -mpmath.log(2):
+        # upper half: p = e^y > 1/2, 1 - p = -expm1(y) without cancellation
+        return -ndtri_lower(-mpmath.expm1(y))
+    return _newton_quantile(y, _float_start(y))
+
+
+# ------------------------------------------------------------------ naive
+def naive_ncdf(x):
+    """Phi(x) = (1 + erf(x/sqrt2))/2, the textbook form (for baselines only)."""
+    return (1 + mpmath.erf(x / mpmath.sqrt(2))) / 2
+
+
+def naive_ndtri(p):
+    """PhiInv(p) = sqrt2 erfinv(2p - 1), the textbook form (for baselines only)."""
+    return mpmath.sqrt(2) * mpmath.erfinv(2 * p - 1)
+
+
+# ------------------------------------------------------------------ tables
+#: SymPy head name -> mpmath kernel (tail-safe)
+MP = {"Phi": ncdf, "PhiInv": ndtri, "LogPhi": log_ncdf, "PhiInvExp": ndtri_exp}
+#: SymPy head name -> mpmath kernel (textbook forms; independent baselines)
+MP_NAIVE = {"Phi": naive_ncdf, "PhiInv": naive_ndtri,
+            "LogPhi": lambda x: mpmath.log(naive_ncdf(x)),
+            "PhiInvExp": lambda y: naive_ndtri(mpmath.exp(y))}
+
+
+def _fmax(*args):
+    out = args[0]
+    for a in args[1:]:
+        out = np.maximum(out, a)
+    return out
+
+
+def _fmin(*args):
+    out = args[0]
+    for a in args[1:]:
+        out = np.minimum(out, a)
+    return out
+
+
+#: SymPy head name -> float64 kernel (scipy.special)
+FP = {"Phi": sc.ndtr, "PhiInv": sc.ndtri, "LogPhi": sc.log_ndtr, "PhiInvExp": sc.ndtri_exp,
+      "expm1": np.expm1, "log1p": np.log1p, "_fmax": _fmax, "_fmin": _fmin}

@@ -1,0 +1,80 @@
+"""Verified digits: evaluate twice at rising precision until the results agree.
+
+``verified(compute, digits)`` runs ``compute()`` at ``digits + guard`` decimal
+digits and again at a higher precision; it returns the second result when the
+two agree to ``digits + 2`` significant digits and round to the same
+``digits``-digit string.  Otherwise the precision doubles, up to ``max_dps``,
+after which ``PrecisionExhausted`` is raised.  An exact result (``Exact``) is
+returned at once.  A floating zero is never accepted (it could be a
+cancellation), nor a NaN.  Precision is always local (``mpmath.workdps``).
+"""
+
+from __future__ import annotations
+
+import mpmath
+
+from derive.errors import PrecisionExhausted
+
+from .bridge import Exact
+
+GUARD = 10
+MAX_DPS = 20000
+
+
+def _agree(a, b, digits: int) -> bool:
+    if isinstance(a, Exact) or isinstance(b, Exact):
+        return False
+    if mpmath.isnan(a) or mpmath.isnan(b):
+        return False
+    if mpmath.isinf(a) or mpmath.isinf(b):
+        return a == b
+    if a == 0 or b == 0:
+        return False
+    if abs(a - b) > abs(b) * mpmath.mpf(10) ** (-(digits + 2)):
+        return False
+    return mpmath.nstr(a, digits) == mpmath.nstr(b, digits)
+
+
+def verified(compute, digits: int, *, max_dps: int = MAX_DPS):
+    """Return ``compute()`` with ``digits`` significant digits confirmed.
+
+    ``compute`` takes no argument and evaluates at the ambient precision.
+    """
+    dps = digits + GUARD
+    with mpmath.workdps(dps):
+        first = compute()
+    if isinstance(first, Exact):
+        return first
+    dps = dps + max(GUARD, dps // 2)
+    while True:
+        with mpmath.workdps(dps):
+            second = compute()
+        if isinstance(second, Exact):
+            return second
+        if _agree(first, second, digits):
+            return second
+        if dps >= max_dps:
+            raise PrecisionExhausted(
+                f"no agreement to {digits} digits up to {max_dps} decimal digits of working precision")
+        first, dps = second, min(2 * dps, max_dps)
+
+
+def as_mpf(value, dps: int = 50):
+    """An Exact or mpf as mpf (exact values rounded at ``dps`` digits)."""
+    if isinstance(value, Exact):
+        with mpmath.workdps(dps):
+            return value.mpf()
+    return value
+
+
+def format_number(value, digits: int) -> str:
+    """A decimal string with ``digits`` significant digits; "inf"/"-inf"; exact "0"."""
+    if isinstance(value, Exact):
+        if value.p == 0:
+            return "0"
+        value = as_mpf(value, digits + 10)
+    if mpmath.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    if value == 0:
+        return "0"
+    return mpmath.nstr(value, digits, strip_zeros=False, min_fixed=-4, max_fixed=digits)

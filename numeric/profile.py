@@ -1,0 +1,230 @@
+"""Privacy profile, convex conjugate, inverse and dual-to-primal, numerically.
+
+Every function here returns a zero-argument ``compute`` that evaluates at the
+ambient mpmath precision; ``numeric.mp`` wraps it in ``verified``.
+
+* delta(eps) = 1 + f*(-e^eps) = sup_alpha {1 - f(alpha) - e^eps alpha}
+  (Dong, Roth, Su 2022, Prop. 2.12; catalog DRS-Prop2.12): the record's closed
+  form when it has one, else the supremum of a concave function found by
+  golden-section search in log(alpha) plus the exact candidates alpha = 0, 1
+  and the breakpoints of a piecewise f.
+* eps(delta): bisection on the non-increasing delta(eps).
+* f^{-1}(alpha) = inf{t : f(t) <= alpha}: f itself for a symmetric record,
+  else bisection in log t.
+* f(alpha) = sup_eps f_{eps, delta(eps)}(alpha) from a profile (dual to primal).
+"""
+
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+
+from derive.errors import DomainError
+from derive.exact import parse
+from derive.operations import approx_dp_tradeoff, breakpoints
+from derive.symbols import alpha as ALPHA
+from derive.tradeoff import TradeOff, eps_prime
+
+from .bridge import ONE, ZERO, Exact, compile_mp, exact_of, to_mpf
+from .inputs import alpha_exact, bound_env
+
+#: log(alpha) range searched by the numerical suprema: alpha in [1e-100000, 1]
+LOG_ALPHA_LOW = -230259
+_GOLDEN = (3 - mpmath.sqrt(5)) / 2
+
+
+def _golden_max(h, lo, hi, iterations=None):
+    """Maximise a unimodal h on [lo, hi] (mpf), returning (argmax, max)."""
+    prec = mpmath.mp.prec
+    g = mpmath.mpf(_GOLDEN)
+    a, b = mpmath.mpf(lo), mpmath.mpf(hi)
+    c, d = a + g * (b - a), b - g * (b - a)
+    hc, hd = h(c), h(d)
+    tol = mpmath.ldexp(1, -(prec // 2 + 8))
+    for _ in range(iterations or 4 * prec + 200):
+        if b - a <= tol * max(1, abs(a), abs(b)):
+            break
+        if hc >= hd:
+            b, d, hd = d, c, hc
+            c = a + g * (b - a)
+            hc = h(c)
+        else:
+            a, c, hc = c, d, hd
+            d = b - g * (b - a)
+            hd = h(d)
+    return (c, hc) if hc >= hd else (d, hd)
+
+
+def _sup_concave(record: TradeOff, slope_fn):
+    """sup over alpha in [0,1] of power(alpha) + s alpha, s = slope_fn() (mpf or Exact)."""
+    fn = compile_mp(record.power)
+    env = bound_env(record)
+    points = [exact_of(b) if b.is_Rational else b for b in breakpoints(record)]
+
+    def compute():
+        s = slope_fn()
+
+        def h_at(a):
+            """(value, rounding noise) of power(a) + s a."""
+            env[ALPHA] = a
+            v = fn(env)
+            if isinstance(a, Exact) and a.p == 0:
+                return v, 0        # h(0) = power(0), exact when power(0) is
+            if isinstance(v, Exact) and isinstance(a, Exact) and isinstance(s, Exact):
+                return v + s * a, 0
+            term = to_mpf(s) * to_mpf(a)
+            pv = to_mpf(v)
+            return pv + term, mpmath.ldexp(abs(pv) + abs(term), -mpmath.mp.prec + 8)
+
+        # exact candidates first; an inexact one wins only above its rounding noise,
+        # so that an exactly flat supremum (0 on a linear piece) stays exact
+        best, _ = max((h_at(ZERO), h_at(ONE)), key=lambda c: to_mpf(c[0]))
+        for b in points:
+            a = b if isinstance(b, Exact) else compile_mp(b)(dict(bound_env(record)))
+            value, noise = h_at(a)
+            if to_mpf(value) > to_mpf(best) + noise:
+                best = value
+        u, _ = _golden_max(lambda u: to_mpf(h_at(mpmath.exp(u))[0]), LOG_ALPHA_LOW, 0)
+        value, noise = h_at(mpmath.exp(u))
+        if value > to_mpf(best) + noise:
+            best = value
+        return best
+    return compute
+
+
+def delta_at(record: TradeOff, eps):
+    """compute() of delta(eps) for the record."""
+    e = exact_of(parse("eps", eps, 0))
+    if record.profile is not None:
+        fn = compile_mp(record.bind(record.profile))
+        env = {eps_prime: e}
+        return lambda: fn(env)
+
+    def slope():
+        return -mpmath.exp(e.mpf()) if e.p else Exact(-1)
+    return _sup_concave(record, slope)
+
+
+def conjugate_at(record: TradeOff, y):
+    """compute() of f*(y) = -1 + sup_x (power(x) + y x)."""
+    yv = exact_of(parse("y", y))
+    sup = _sup_concave(record, lambda: yv)
+
+    def compute():
+        v = sup()
+        return v + Exact(-1) if isinstance(v, Exact) else v - 1
+    return compute
+
+
+def eps_at(record: TradeOff, delta, digits: int):
+    """compute() of eps(delta) = inf{eps >= 0 : delta(eps) <= delta}."""
+    target = exact_of(parse("delta", delta, 0, 1, high_open=True))
+
+    def delta_of(e_mpf_or_exact):
+        if record.profile is not None:
+            fn = compile_mp(record.bind(record.profile))
+            return fn({eps_prime: e_mpf_or_exact})
+        e = e_mpf_or_exact
+
+        def slope():
+            return -mpmath.exp(to_mpf(e))
+        return _sup_concave(record, slope)()
+
+    def above(e):
+        d = delta_of(e)
+        if isinstance(d, Exact):
+            return d.cmp(target) > 0
+        return d > to_mpf(target)
+
+    def compute():
+        if not above(ZERO):
+            return ZERO
+        lo, hi = mpmath.mpf(0), mpmath.mpf(1)
+        while above(hi):
+            lo, hi = hi, hi * 2
+            if hi > 2**24:
+                return mpmath.mpf("inf")
+        # stop a few ulps above the working precision (never below one ulp)
+        tol = mpmath.ldexp(1, -mpmath.mp.prec + 6)
+        for _ in range(mpmath.mp.prec + 64):
+            if hi - lo <= tol * hi:
+                break
+            mid = (lo + hi) / 2
+            if above(mid):
+                lo = mid
+            else:
+                hi = mid
+        return hi
+    return compute
+
+
+def inverse_at(record: TradeOff, alpha, digits: int):
+    """compute() of f^{-1}(alpha)."""
+    a = alpha_exact(alpha)
+    fn = compile_mp(record.tradeoff if not record.values else record.f)
+    env = bound_env(record)
+    if record.symmetric:
+        def direct():
+            env[ALPHA] = a
+            return fn(env)
+        return direct
+
+    def at_most(t):
+        env[ALPHA] = t
+        v = fn(env)
+        if isinstance(v, Exact) and isinstance(t, Exact):
+            return v.cmp(a) <= 0
+        return to_mpf(v) <= to_mpf(a)
+
+    def compute():
+        if at_most(ZERO):
+            return ZERO
+        lo, hi = mpmath.mpf(LOG_ALPHA_LOW), mpmath.mpf(0)
+        tol = mpmath.ldexp(1, -mpmath.mp.prec + 6)
+        for _ in range(mpmath.mp.prec + 64):
+            if hi - lo <= tol * max(1, abs(hi)):
+                break
+            mid = (lo + hi) / 2
+            if at_most(mpmath.exp(mid)):
+                hi = mid
+            else:
+                lo = mid
+        return mpmath.exp(hi)
+    return compute
+
+
+def symmetrized_at(record: TradeOff, alpha, digits: int):
+    """compute() of max{f(alpha), f^{-1}(alpha)}."""
+    a = alpha_exact(alpha)
+    fn = compile_mp(record.f)
+    env = bound_env(record)
+    inv = inverse_at(record, alpha, digits)
+
+    def compute():
+        env[ALPHA] = a
+        u, v = fn(env), inv()
+        return u if to_mpf(u) >= to_mpf(v) else v
+    return compute
+
+
+def from_profile_at(delta_of_eps: sp.Expr, alpha, digits: int):
+    """compute() of sup_eps f_{eps, delta(eps)}(alpha), delta given in ``eps_prime``."""
+    a = alpha_exact(alpha)
+    if delta_of_eps.free_symbols - {eps_prime}:
+        raise DomainError("profile", delta_of_eps, "an expression in eps' only")
+    f_expr = approx_dp_tradeoff(eps_prime, delta_of_eps, ALPHA)
+    fn = compile_mp(f_expr)
+
+    def g(e):
+        return to_mpf(fn({eps_prime: e, ALPHA: a}))
+
+    def compute():
+        a_m = to_mpf(a)
+        top = mpmath.mpf(60) if a_m == 0 else max(mpmath.mpf(2), -mpmath.log(a_m) + 2)
+        grid = [top * k / 64 for k in range(65)]
+        values = [g(e) for e in grid]
+        k = max(range(65), key=lambda i: values[i])
+        lo, hi = grid[max(k - 1, 0)], grid[min(k + 1, 64)]
+        _, m = _golden_max(g, lo, hi)
+        return max(m, values[k])
+    return compute

@@ -1,0 +1,259 @@
+"""The ``dp-derive`` command line (also ``python -m proofs_check``).
+
+Acceptance interface (issue #2)::
+
+    dp-derive tradeoff MECH PARAMS --alpha A [--digits D] [--json]
+    dp-derive profile  MECH PARAMS (--eps E | --delta D) [--digits D] [--json]
+    dp-derive latex    MECH PARAMS [--quantity tradeoff|power|profile] [--json]
+    dp-derive check    [--paper P] [--claim ID] [--json]
+    dp-derive reproduce [--paper P] [--json]
+
+MECH and PARAMS: gaussian --mu, laplace --eps, approx-dp --eps --delta,
+uniform-sampling --mu --n [--neighbours replacement|add-remove],
+randomized-response --eps, classical-gaussian --eps --delta,
+noise --family logistic --mu.
+
+``profile`` with a mechanism that itself takes --eps or --delta (laplace,
+approx-dp, ...): the mechanism's flags come first, a further --eps or --delta is
+the profile's argument (``profile laplace --eps 1 --eps 0.5``); ``--at-eps`` and
+``--at-delta`` say the same without relying on order.
+
+Numbers are decimal strings taken exactly.  Bad input: one line on stderr
+naming the parameter, its value and the valid range; exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import sympy as sp
+
+import derive
+from derive.errors import DomainError, PrecisionExhausted
+from derive.mechanisms import MECHANISMS
+
+PARAMS = {
+    "gaussian": ("mu",),
+    "laplace": ("eps",),
+    "approx-dp": ("eps", "delta"),
+    "uniform-sampling": ("mu", "n"),
+    "randomized-response": ("eps",),
+    "classical-gaussian": ("eps", "delta"),
+    "noise": ("mu",),
+}
+PARAM_FLAGS = ("mu", "eps", "delta", "n")
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+def _add_mechanism(p):
+    p.add_argument("mechanism", metavar="MECH")
+    for name in PARAM_FLAGS:
+        p.add_argument(f"--{name}", action="append", default=None, metavar=name.upper())
+    p.add_argument("--family", default=None)
+    p.add_argument("--neighbours", default=None)
+
+
+def _digits(text):
+    try:
+        d = int(text)
+    except ValueError:
+        raise UsageError(f"digits={text}: digits must be an integer in [1, 1000]")
+    if not 1 <= d <= 1000:
+        raise UsageError(f"digits={text}: digits must be an integer in [1, 1000]")
+    return d
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="dp-derive", description="Differential privacy as hypothesis testing, exactly.")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    t = sub.add_parser("tradeoff", help="beta = f(alpha) and power = 1 - f(alpha)")
+    _add_mechanism(t)
+    t.add_argument("--alpha", required=True)
+    t.add_argument("--digits", default="15")
+    t.add_argument("--json", action="store_true")
+
+    pr = sub.add_parser("profile", help="privacy profile delta(eps) or its inverse eps(delta)")
+    _add_mechanism(pr)
+    pr.add_argument("--at-eps", default=None)
+    pr.add_argument("--at-delta", default=None)
+    pr.add_argument("--digits", default="15")
+    pr.add_argument("--json", action="store_true")
+
+    la = sub.add_parser("latex", help="LaTeX of the trade-off function, its power or its profile")
+    _add_mechanism(la)
+    la.add_argument("--quantity", default="tradeoff", choices=("tradeoff", "power", "profile"))
+    la.add_argument("--json", action="store_true")
+
+    ch = sub.add_parser("check", help="check the claims of the registry")
+    ch.add_argument("--paper", default=None, choices=("000", "001", "002", "003", "004"))
+    ch.add_argument("--claim", default=None)
+    ch.add_argument("--json", action="store_true")
+
+    rp = sub.add_parser("reproduce", help="recompute the numbers printed in the papers")
+    rp.add_argument("--paper", default=None, choices=("000", "001", "002", "003", "004"))
+    rp.add_argument("--json", action="store_true")
+    return parser
+
+
+def _record(args, extra_allowed=()):
+    """Build the record; return (record, params as given, leftover flag values)."""
+    mech = args.mechanism
+    if mech not in MECHANISMS:
+        raise UsageError(f"mechanism={mech}: mechanism must be one of {', '.join(MECHANISMS)}")
+    wanted = PARAMS[mech]
+    given, leftover = {}, {}
+    for name in PARAM_FLAGS:
+        values = list(getattr(args, name) or [])
+        if name in wanted:
+            if not values:
+                raise UsageError(f"{name}: --{name} is required for {mech}")
+            given[name] = values.pop(0)
+        if values:
+            if name in extra_allowed and len(values) == 1:
+                leftover[name] = values[0]
+            else:
+                raise UsageError(f"{name}={values[0]}: --{name} is not a parameter of {mech} "
+                                 f"(its parameters: {', '.join('--' + w for w in wanted)})")
+    if mech != "noise" and args.family is not None:
+        raise UsageError(f"family={args.family}: --family applies to the noise mechanism only")
+    if mech != "uniform-sampling" and args.neighbours is not None:
+        raise UsageError(f"neighbours={args.neighbours}: --neighbours applies to uniform-sampling only")
+    if mech == "noise":
+        if args.family is None:
+            raise UsageError("family: --family is required for noise (one of logistic, laplace, gaussian)")
+        record = derive.noise(args.family, given["mu"])
+        given = {"family": args.family, **given}
+    elif mech == "uniform-sampling":
+        record = derive.uniform_sampling(given["mu"], given["n"], args.neighbours or "replacement")
+        if args.neighbours:
+            given["neighbours"] = args.neighbours
+    else:
+        record = MECHANISMS[mech](*[given[w] for w in wanted])
+    return record, given, leftover
+
+
+def _emit(payload: dict, as_json: bool, lines: list[str]):
+    if as_json:
+        print(json.dumps(payload))
+    else:
+        print("\n".join(lines))
+
+
+def cmd_tradeoff(args):
+    from numeric import mp
+    digits = _digits(args.digits)
+    record, given, _ = _record(args)
+    beta = mp.tradeoff(record, args.alpha, digits)
+    power = mp.power(record, args.alpha, digits)
+    fmt = mp.format_number
+    payload = {"mechanism": args.mechanism, "params": given, "alpha": args.alpha.strip(),
+               "digits": digits, "beta": fmt(beta, digits), "power": fmt(power, digits)}
+    _emit(payload, args.json, [f"{record}  alpha = {args.alpha}",
+                               f"beta  = f(alpha)     = {payload['beta']}",
+                               f"power = 1 - f(alpha) = {payload['power']}"])
+
+
+def cmd_profile(args):
+    from numeric import mp
+    digits = _digits(args.digits)
+    record, given, leftover = _record(args, extra_allowed=("eps", "delta"))
+    at_eps = args.at_eps if args.at_eps is not None else leftover.get("eps")
+    at_delta = args.at_delta if args.at_delta is not None else leftover.get("delta")
+    if (at_eps is None) == (at_delta is None):
+        raise UsageError("eps/delta: give exactly one of --eps E or --delta D for the profile")
+    method = "closed form" if record.profile is not None else "numerical supremum of 1 - f - e^eps alpha"
+    fmt = mp.format_number
+    if at_eps is not None:
+        delta = mp.profile_delta(record, at_eps, digits)
+        payload = {"mechanism": args.mechanism, "params": given, "eps": at_eps.strip(),
+                   "delta": fmt(delta, digits), "digits": digits, "method": method}
+    else:
+        eps = mp.profile_eps(record, at_delta, digits)
+        payload = {"mechanism": args.mechanism, "params": given, "eps": fmt(eps, digits),
+                   "delta": at_delta.strip(), "digits": digits, "method": method}
+    _emit(payload, args.json, [f"{record}: eps = {payload['eps']}, delta = {payload['delta']} ({method})"])
+
+
+def cmd_latex(args):
+    record, given, _ = _record(args)
+    q = args.quantity
+    if q == "tradeoff":
+        symbolic, stable = record.paper, record.tradeoff
+    elif q == "power":
+        symbolic = stable = record.power
+    else:
+        if record.profile is None:
+            raise UsageError(f"quantity=profile: {record.name} has no closed-form profile")
+        symbolic = stable = record.profile
+    payload = {"mechanism": args.mechanism, "params": given, "quantity": q,
+               "latex": sp.latex(symbolic), "latex_stable": sp.latex(stable),
+               "latex_bound": sp.latex(record.bind(stable)), "citation": record.citation}
+    _emit(payload, args.json, [payload["latex"]])
+
+
+def cmd_check(args):
+    from .checker import run, select
+    claims = select(args.paper, args.claim)
+    if args.claim is not None and not claims:
+        raise UsageError(f"claim={args.claim}: no such claim id (see dp-derive check --json)")
+    result = run(claims)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for r in result["claims"]:
+            margin = f"margin {r['margin']}" if r["margin"] is not None else ""
+            print(f"{r['status']:<12} {r['id']:<45} {margin:<18} {r['points']:>5} pts {r['seconds']:>7.2f} s")
+            if r["counterexample"]:
+                print(f"    counterexample: {r['counterexample']}")
+        s = result["summary"]
+        print(f"{s['total']} claims: {s['PROVEN']} proven, {s['CONFIRMED']} confirmed, "
+              f"{s['FAILED']} failed, {s['INCONCLUSIVE']} inconclusive in {s['seconds']:.1f} s")
+    return 1 if result["summary"]["FAILED"] else 0
+
+
+def cmd_reproduce(args):
+    from .reproduce import reproduce
+    result = reproduce(args.paper)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for block in result["papers"]:
+            print(f"[{block['paper']}] {block['title']}: {block['note']}")
+            for e in block["entries"]:
+                print(f"    {e['id']}: printed {e['printed']}, computed {e['computed']}, {e['status']}")
+    return 0
+
+
+COMMANDS = {"tradeoff": cmd_tradeoff, "profile": cmd_profile, "latex": cmd_latex,
+            "check": cmd_check, "reproduce": cmd_reproduce}
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 2
+        return COMMANDS[args.command](args) or 0
+    except (UsageError, DomainError) as exc:
+        print(f"dp-derive: error: {exc}", file=sys.stderr)
+        return 2
+    except PrecisionExhausted as exc:
+        print(f"dp-derive: precision exhausted: {exc}", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

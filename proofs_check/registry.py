@@ -1,0 +1,68 @@
+"""The claim registry: every theorem, identity and printed number we check.
+
+A :class:`Claim` has an id from ``../shared/catalog`` (never reused, never
+renamed: dp_accounting's ``dp_event`` convention), the seed papers it belongs
+to, a source locator, a kind and a ``check`` callable.  A check returns an
+:class:`Outcome` whose status is one of
+
+* ``PROVEN``        established symbolically by SymPy;
+* ``CONFIRMED``     checked numerically at verified precision on a stated grid;
+* ``FAILED``        a counterexample was found (it is reported);
+* ``INCONCLUSIVE``  neither (for example SymPy could not decide).
+
+Proven and confirmed are never merged: a claim is proven only when SymPy
+closed it, whatever the numbers say.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+PROVEN, CONFIRMED, FAILED, INCONCLUSIVE = "PROVEN", "CONFIRMED", "FAILED", "INCONCLUSIVE"
+STATUSES = (PROVEN, CONFIRMED, FAILED, INCONCLUSIVE)
+KINDS = ("identity", "inequality", "iff", "limit", "value")
+
+
+@dataclass
+class Outcome:
+    status: str
+    margin: str | None = None
+    points: int = 0
+    detail: str = ""
+    counterexample: dict | None = None
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    papers: tuple[str, ...]
+    source: str
+    kind: str
+    statement: str
+    check: Callable[[], Outcome] = field(compare=False)
+
+
+_REGISTRY: dict[str, Claim] = {}
+
+
+def register(claim: Claim) -> Claim:
+    if claim.id in _REGISTRY:
+        raise ValueError(f"claim id {claim.id} registered twice")
+    if claim.kind not in KINDS:
+        raise ValueError(f"claim {claim.id}: unknown kind {claim.kind}")
+    _REGISTRY[claim.id] = claim
+    return claim
+
+
+def claim(id: str, papers, source: str, kind: str, statement: str):
+    """Decorator form of ``register`` for a zero-argument check function."""
+    def wrap(fn):
+        register(Claim(id, tuple(papers), source, kind, statement, fn))
+        return fn
+    return wrap
+
+
+def all_claims() -> list[Claim]:
+    from . import claims_foundation  # noqa: F401  (registers on import)
+    return list(_REGISTRY.values())

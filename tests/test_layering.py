@@ -1,0 +1,137 @@
+"""Layering of the packages, checked on the source (ast), without importing anything.
+
+derive/ (SymPy layer) imports neither numeric nor proofs_check; numeric/ does not
+import proofs_check.  Library code never sets mpmath's global precision (only
+``workdps``/``workprec`` locally) and never calls eval/exec.
+proofs_check/ is not scanned (it is being written elsewhere).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LIBRARY = ("derive", "numeric")
+
+
+def _py_files(package: str):
+    files = sorted((ROOT / package).rglob("*.py"))
+    assert files, f"no Python files under {package}/"
+    return files
+
+
+def _imported_modules(path: Path):
+    """Absolute names of every module imported by ``path`` (relative imports resolved)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    # the package containing the module (for pkg/__init__.py that is pkg itself)
+    package_parts = list(path.relative_to(ROOT).with_suffix("").parts)[:-1]
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package_parts[: len(package_parts) - (node.level - 1)]
+                assert len(base) >= 1, f"{path}: relative import escapes the top-level package"
+                prefix = ".".join(base)
+                mod = f"{prefix}.{node.module}" if node.module else prefix
+            else:
+                mod = node.module or ""
+            out.append(mod)
+            # ``from . import numeric``-style imports name modules in ``names``
+            out.extend(f"{mod}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in (
+                "import_module", "__import__"):
+            for arg in node.args[:1]:
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    out.append(arg.value)
+                else:
+                    out.append("<dynamic import>")
+    return out
+
+
+def _forbidden(modules, packages):
+    return [m for m in modules for p in packages if m == p or m.startswith(p + ".") or m == "<dynamic import>"]
+
+
+@pytest.mark.parametrize("path", _py_files("derive"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_derive_imports_neither_numeric_nor_proofs_check(path):
+    bad = _forbidden(_imported_modules(path), ("numeric", "proofs_check"))
+    assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
+
+
+@pytest.mark.parametrize("path", _py_files("numeric"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_numeric_does_not_import_proofs_check(path):
+    bad = _forbidden(_imported_modules(path), ("proofs_check",))
+    assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
+
+
+def test_import_walker_resolves_relative_imports():
+    # self-check of the walker on a file known to use ``from .. import symbols``
+    mods = _imported_modules(ROOT / "derive" / "mechanisms" / "gaussian.py")
+    assert "derive.symbols" in mods or "derive" in mods
+    assert "derive.special" in mods
+
+
+# ---------------------------------------------------------------- global precision, eval/exec
+LIBRARY_FILES = [p for pkg in LIBRARY for p in _py_files(pkg)]
+_GLOBAL_PRECISION = re.compile(r"\b(mp|mpmath\.mp|mpmath)\s*\.\s*(dps|prec)\s*[+\-*/]?=(?!=)")
+
+
+def _precision_assignments(tree):
+    """Assignments whose target is ``<something>.mp.dps|prec`` or ``mp.dps|prec`` (ast)."""
+    found = []
+    for node in ast.walk(tree):
+        targets = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        for t in targets:
+            if isinstance(t, ast.Attribute) and t.attr in ("dps", "prec"):
+                found.append(ast.unparse(t))
+        # setattr(mpmath.mp, "dps", ...)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "setattr" and len(node.args) >= 2:
+            name = node.args[1]
+            if isinstance(name, ast.Constant) and name.value in ("dps", "prec"):
+                found.append(ast.unparse(node))
+    return found
+
+
+@pytest.mark.parametrize("path", LIBRARY_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_global_precision_assignment(path):
+    text = path.read_text(encoding="utf-8")
+    assert not _GLOBAL_PRECISION.search(text), f"{path.relative_to(ROOT)}: {_GLOBAL_PRECISION.search(text).group(0)}"
+    assert not _precision_assignments(ast.parse(text)), f"{path.relative_to(ROOT)} sets the global precision"
+
+
+@pytest.mark.parametrize("path", LIBRARY_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_eval_or_exec(path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    calls = [ast.unparse(n) for n in ast.walk(tree)
+             if isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute))
+             and (getattr(n.func, "id", None) in ("eval", "exec", "compile")
+                  or (isinstance(n.func, ast.Attribute) and n.func.attr in ("eval", "exec")
+                      and getattr(n.func.value, "id", "") in ("builtins", "__builtins__")))]
+    assert not calls, f"{path.relative_to(ROOT)}: {calls}"
+
+
+def test_checks_catch_violations():
+    # the detectors themselves, on synthetic source
+    assert _precision_assignments(ast.parse("import mpmath\nmpmath.mp.dps = 50"))
+    assert _precision_assignments(ast.parse("from mpmath import mp\nmp.prec += 10"))
+    assert not _precision_assignments(ast.parse("with mpmath.workdps(50):\n    x = 1"))
+    assert _GLOBAL_PRECISION.search("mp.dps = 30") and not _GLOBAL_PRECISION.search("if mp.dps == 30: pass")
+    tmp = ast.parse("x = eval('1+1')")
+    assert any(isinstance(n, ast.Call) and getattr(n.func, "id", None) == "eval" for n in ast.walk(tmp))
+
+
+def test_library_packages_exist():
+    for pkg in LIBRARY:
+        assert (ROOT / pkg / "__init__.py").is_file()
+    assert os.path.isdir(ROOT / "tests" / "reference")
