@@ -30,10 +30,26 @@ def _normal_density(t):
     return exp(-(t**2) / 2) / sqrt(2 * pi)
 
 
-class Phi(Function):
-    r"""Standard normal CDF :math:`\Phi(x)`."""
+class _Head(Function):
+    """A head printed in LaTeX as ``template % argument``; a power wraps it in parentheses."""
 
     nargs = 1
+    latex_template = ""
+    #: wrap in parentheses before a power (needed when the head carries its own superscript)
+    latex_power_parens = True
+
+    def _latex(self, printer, exp=None):
+        body = self.latex_template % printer._print(self.args[0])
+        if exp is None:
+            return body
+        return (r"\left(%s\right)^{%s}" if self.latex_power_parens else r"%s^{%s}") % (body, exp)
+
+
+class Phi(_Head):
+    r"""Standard normal CDF :math:`\Phi(x)`."""
+
+    latex_template = r"\Phi\left(%s\right)"
+    latex_power_parens = False
 
     @classmethod
     def eval(cls, x):
@@ -63,15 +79,12 @@ class Phi(Function):
     def _eval_is_extended_real(self):
         return self.args[0].is_extended_real
 
-    def _latex(self, printer, exp=None):
-        body = r"\Phi\left(%s\right)" % printer._print(self.args[0])
-        return body if exp is None else r"%s^{%s}" % (body, exp)
 
 
-class PhiInv(Function):
+class PhiInv(_Head):
     r"""Standard normal quantile :math:`\Phi^{-1}(p)`, :math:`p\in[0,1]`."""
 
-    nargs = 1
+    latex_template = r"\Phi^{-1}\left(%s\right)"
 
     @classmethod
     def eval(cls, p):
@@ -96,15 +109,12 @@ class PhiInv(Function):
     def _eval_is_extended_real(self):
         return True if self.args[0].is_positive else None
 
-    def _latex(self, printer, exp=None):
-        body = r"\Phi^{-1}\left(%s\right)" % printer._print(self.args[0])
-        return body if exp is None else r"\left(%s\right)^{%s}" % (body, exp)
 
 
-class LogPhi(Function):
+class LogPhi(_Head):
     r""":math:`\log\Phi(x)`, computed without forming :math:`\Phi(x)`."""
 
-    nargs = 1
+    latex_template = r"\log \Phi\left(%s\right)"
 
     @classmethod
     def eval(cls, x):
@@ -124,15 +134,12 @@ class LogPhi(Function):
     def _eval_rewrite_as_erf(self, x, **kwargs):
         return log((1 + erf(x / sqrt(2))) / 2)
 
-    def _latex(self, printer, exp=None):
-        body = r"\log \Phi\left(%s\right)" % printer._print(self.args[0])
-        return body if exp is None else r"\left(%s\right)^{%s}" % (body, exp)
 
 
-class PhiInvExp(Function):
+class PhiInvExp(_Head):
     r""":math:`\Phi^{-1}(e^{y})` for :math:`y\le 0`: a quantile from a log-probability."""
 
-    nargs = 1
+    latex_template = r"\Phi^{-1}\left(e^{%s}\right)"
 
     @classmethod
     def eval(cls, y):
@@ -152,9 +159,6 @@ class PhiInvExp(Function):
     def _eval_rewrite_as_erf(self, y, **kwargs):
         return sqrt(2) * erfinv(2 * exp(y) - 1)
 
-    def _latex(self, printer, exp=None):
-        body = r"\Phi^{-1}\left(e^{%s}\right)" % printer._print(self.args[0])
-        return body if exp is None else r"\left(%s\right)^{%s}" % (body, exp)
 
 
 HEADS = (Phi, PhiInv, LogPhi, PhiInvExp)

@@ -43,11 +43,16 @@ def evaluate(expr: sp.Expr, values: dict, digits: int = 15):
     return _finish(verified(lambda: fn(env), digits), digits)
 
 
-def _at_alpha(expr, record, alpha, digits):
+def _at(expr, record, symbol, exact_value, digits):
+    """``expr`` of a bound record at one exact argument, verified."""
     fn = compile_mp(expr)
     env = bound_env(record)
-    env[ALPHA] = alpha_exact(alpha)
+    env[symbol] = exact_value
     return _finish(verified(lambda: fn(env), digits), digits)
+
+
+def _at_alpha(expr, record, alpha, digits):
+    return _at(expr, record, ALPHA, alpha_exact(alpha), digits)
 
 
 def tradeoff(record: TradeOff, alpha, digits: int = 15):
@@ -61,10 +66,7 @@ def power(record: TradeOff, alpha, digits: int = 15):
 
 
 def _at_log_alpha(expr, record, log_alpha, digits):
-    fn = compile_mp(log_space(expr))
-    env = bound_env(record)
-    env[LOG_ALPHA] = log_alpha_exact(log_alpha)
-    return _finish(verified(lambda: fn(env), digits), digits)
+    return _at(log_space(expr), record, LOG_ALPHA, log_alpha_exact(log_alpha), digits)
 
 
 def log_tradeoff(record: TradeOff, log_alpha, digits: int = 15):

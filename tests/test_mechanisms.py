@@ -203,3 +203,27 @@ def test_laplace_kinks_are_continuous():
         left = sp.limit(f, sy.alpha, k, "-")
         right = sp.limit(f, sy.alpha, k, "+")
         assert sp.simplify(left - right) == 0
+
+
+# ---------------------------------------------------------------- custom noise CDFs
+def test_custom_cdf_equals_named_logistic():
+    # the same CDF passed as an expression must give the same SymPy trade-off as the named family
+    from derive import symbols as sy
+    custom = derive.noise(mu="1", cdf=1 / (1 + sp.exp(-sy.x)))
+    named = derive.noise("logistic", "1")
+    assert sp.simplify(custom.f - named.f) == 0
+    assert sp.simplify(custom.one_minus_f - named.one_minus_f) == 0
+
+
+def test_custom_cdf_not_log_concave_is_refused():
+    # Cauchy CDF: symmetric, but (log f)'' = 2(x^2 - 1)/(1 + x^2)^2 > 0 for |x| > 1 (hand derivation)
+    from derive import symbols as sy
+    with pytest.raises(derive.DomainError, match="cdf"):
+        derive.noise(mu="1", cdf=sp.atan(sy.x) / sp.pi + sp.Rational(1, 2))
+
+
+def test_custom_cdf_not_symmetric_is_refused():
+    # Gumbel CDF exp(-exp(-x)) is log-concave but not symmetric about 0
+    from derive import symbols as sy
+    with pytest.raises(derive.DomainError, match="symmetric"):
+        derive.noise(mu="1", cdf=sp.exp(-sp.exp(-sy.x)))

@@ -64,11 +64,23 @@ def is_symmetric(cdf: sp.Expr) -> bool | None:
     return True if diff == 0 else None
 
 
+#: points where (log F')'' is evaluated when SymPy cannot decide its sign
+_PROBES = (-20, -5, -2, -1, sp.Rational(-1, 2), 0, sp.Rational(1, 2), 1, 2, 5, 20)
+
+
 def is_log_concave(cdf: sp.Expr) -> bool | None:
-    """Whether (log F')'' <= 0 is proved by SymPy (None when undecided)."""
+    """True when SymPy proves (log F')'' <= 0; False when a probe point shows
+    (log F')'' > 0 (a counterexample); None when neither."""
     density = sp.diff(cdf, sy.x)
     curvature = sp.simplify(sp.diff(sp.log(density), sy.x, 2))
-    return curvature.is_nonpositive
+    decided = curvature.is_nonpositive
+    if decided is not None:
+        return decided
+    for point in _PROBES:
+        value = curvature.subs(sy.x, point).evalf(30)
+        if value.is_real and value > 0:
+            return False
+    return None
 
 
 def noise(family="logistic", mu=None, *, cdf: sp.Expr | None = None) -> TradeOff:
@@ -76,7 +88,8 @@ def noise(family="logistic", mu=None, *, cdf: sp.Expr | None = None) -> TradeOff
 
     ``family`` names a built-in CDF; alternatively pass ``cdf``, a SymPy
     expression in ``derive.symbols.x``.  A CDF whose symmetry SymPy cannot
-    prove is refused (DomainError); log-concavity is recorded in ``notes``.
+    prove, or which SymPy proves not log-concave, is refused (DomainError); when
+    SymPy cannot decide log-concavity the record says so in ``notes``.
     """
     m, values = bind(sy.mu, mu, low=0)
     name = family if cdf is None else "custom"
@@ -91,7 +104,9 @@ def noise(family="logistic", mu=None, *, cdf: sp.Expr | None = None) -> TradeOff
         tradeoff = sp.simplify(F.subs(sy.x, -Finv.subs(sy.p, a) - m))
         power = sp.simplify(F.subs(sy.x, Finv.subs(sy.p, a) + m))
     paper = F.subs(sy.x, quantile(F).subs(sy.p, 1 - a) - m)
-    concave = is_log_concave(F) if F != LAPLACE_CDF else True
+    concave = is_log_concave(F) if F not in (LAPLACE_CDF, Phi(sy.x)) else True
+    if concave is False:
+        raise DomainError("cdf", F, "a log-concave CDF ((log F')'' > 0 at a probe point)")
     return TradeOff(
         name="noise", parameters=(sy.mu,), tradeoff=tradeoff, power=power, paper=paper,
         domain={"mu": "in [0, inf)"}, citation=CITATION + f"; family {name}", values=values,
