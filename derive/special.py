@@ -52,7 +52,7 @@ class Phi(_Head):
     latex_power_parens = False
 
     @classmethod
-    def eval(cls, x):
+    def _special_values(cls, x):
         if x is S.Zero:
             return S.Half
         if x is S.Infinity:
@@ -60,6 +60,9 @@ class Phi(_Head):
         if x is S.NegativeInfinity:
             return S.Zero
         return None
+
+    #: SymPy evaluates a head through ``eval``: only exact special values, never a rewrite
+    eval = _special_values
 
     def fdiff(self, argindex=1):
         return _normal_density(self.args[0])
@@ -87,7 +90,7 @@ class PhiInv(_Head):
     latex_template = r"\Phi^{-1}\left(%s\right)"
 
     @classmethod
-    def eval(cls, p):
+    def _special_values(cls, p):
         if p is S.Half:
             return S.Zero
         if p is S.Zero:
@@ -95,6 +98,9 @@ class PhiInv(_Head):
         if p is S.One:
             return S.Infinity
         return None
+
+    #: SymPy evaluates a head through ``eval``: only exact special values, never a rewrite
+    eval = _special_values
 
     def fdiff(self, argindex=1):
         # d/dp PhiInv(p) = 1 / phi(PhiInv(p))
@@ -117,12 +123,15 @@ class LogPhi(_Head):
     latex_template = r"\log \Phi\left(%s\right)"
 
     @classmethod
-    def eval(cls, x):
+    def _special_values(cls, x):
         if x is S.Infinity:
             return S.Zero
         if x is S.NegativeInfinity:
             return S.NegativeInfinity
         return None
+
+    #: SymPy evaluates a head through ``eval``: only exact special values, never a rewrite
+    eval = _special_values
 
     def fdiff(self, argindex=1):
         x = self.args[0]
@@ -142,12 +151,15 @@ class PhiInvExp(_Head):
     latex_template = r"\Phi^{-1}\left(e^{%s}\right)"
 
     @classmethod
-    def eval(cls, y):
+    def _special_values(cls, y):
         if y is S.Zero:
             return S.Infinity
         if y is S.NegativeInfinity:
             return S.NegativeInfinity
         return None
+
+    #: SymPy evaluates a head through ``eval``: only exact special values, never a rewrite
+    eval = _special_values
 
     def fdiff(self, argindex=1):
         y = self.args[0]
