@@ -8,6 +8,13 @@ Acceptance interface (issue #2)::
     dp-derive check    [--paper P] [--claim ID] [--json]
     dp-derive reproduce [--paper P] [--json]
 
+Issue #4 (seeds 001 and 003)::
+
+    dp-derive pr MECH PARAMS --alpha A [--digits D] [--json]
+    dp-derive fscore MECH PARAMS --beta B [--rho-p P --rho-c C --rho-t T] [--digits D] [--json]
+    dp-derive fscore-inverse laplace --beta B --bound F [--json]
+    dp-derive auc MECH PARAMS [--digits D] [--json]
+
 MECH and PARAMS: gaussian --mu, laplace --eps, approx-dp --eps --delta,
 uniform-sampling --mu --n [--neighbours replacement|add-remove],
 randomized-response --eps, classical-gaussian --eps --delta,
@@ -94,6 +101,33 @@ def build_parser() -> argparse.ArgumentParser:
     _add_mechanism(la)
     la.add_argument("--quantity", default="tradeoff", choices=("tradeoff", "power", "profile"))
     la.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("pr", help="precision and recall of the NP membership attack at level alpha")
+    _add_mechanism(p)
+    p.add_argument("--alpha", required=True)
+    p.add_argument("--digits", default="15")
+    p.add_argument("--json", action="store_true")
+
+    fs = sub.add_parser("fscore", help="the optimal F_beta score of the NP attack")
+    _add_mechanism(fs)
+    fs.add_argument("--beta", required=True)
+    fs.add_argument("--rho-p", default="0")
+    fs.add_argument("--rho-c", default="0")
+    fs.add_argument("--rho-t", default="0")
+    fs.add_argument("--digits", default="15")
+    fs.add_argument("--json", action="store_true")
+
+    fi = sub.add_parser("fscore-inverse", help="largest eps keeping the Laplace F*_beta at or below a bound")
+    fi.add_argument("mechanism", metavar="MECH")
+    fi.add_argument("--beta", required=True)
+    fi.add_argument("--bound", required=True)
+    fi.add_argument("--digits", default="15")
+    fi.add_argument("--json", action="store_true")
+
+    au = sub.add_parser("auc", help="AUC of the optimal ROC curve, 1 - integral of f")
+    _add_mechanism(au)
+    au.add_argument("--digits", default="15")
+    au.add_argument("--json", action="store_true")
 
     ch = sub.add_parser("check", help="check the claims of the registry")
     ch.add_argument("--paper", default=None, choices=("000", "001", "002", "003", "004"))
@@ -202,6 +236,73 @@ def cmd_latex(args):
     _emit(payload, args.json, [payload["latex"]])
 
 
+ATTACK_MECHANISMS = ("laplace", "classical-gaussian")
+
+
+def _attack_record(args):
+    if args.mechanism not in ATTACK_MECHANISMS:
+        raise UsageError(f"mechanism={args.mechanism}: {args.command} takes one of "
+                         f"{', '.join(ATTACK_MECHANISMS)} (seed 001 sections 4.1 and 4.3)")
+    return _record(args)
+
+
+def cmd_pr(args):
+    from numeric import attack, mp
+    digits = _digits(args.digits)
+    record, given, _ = _attack_record(args)
+    out = attack.pr(record, args.alpha, digits)
+    fmt = mp.format_number
+    payload = {"mechanism": args.mechanism, "params": given, "alpha": args.alpha.strip(), "digits": digits,
+               "precision": fmt(out["precision"], digits),
+               "one_minus_precision": fmt(out["one_minus_precision"], digits),
+               "recall": fmt(out["recall"], digits), "threshold": fmt(out["threshold"], digits)}
+    _emit(payload, args.json, [f"{record}  alpha = {args.alpha}",
+                               f"precision = {payload['precision']}", f"recall    = {payload['recall']}",
+                               f"threshold = {payload['threshold']} (units of Delta Q above Q(D'))"])
+
+
+def cmd_fscore(args):
+    from derive.attack import prior_weight
+    from numeric import attack, mp
+    digits = _digits(args.digits)
+    record, given, _ = _attack_record(args)
+    weight = prior_weight(args.rho_p, args.rho_c, args.rho_t)
+    out = attack.fscore_optimum(record, args.beta, digits, weight=weight)
+    fmt = mp.format_number
+    payload = {"mechanism": args.mechanism, "params": given, "beta": args.beta.strip(),
+               "rho_p": args.rho_p, "rho_c": args.rho_c, "rho_t": args.rho_t, "w": str(weight),
+               "digits": digits, "fscore": fmt(out["fscore"], digits),
+               "one_minus_fscore": fmt(out["one_minus_fscore"], digits),
+               "threshold": fmt(out["threshold"], digits), "alpha": fmt(out["alpha"], digits),
+               "branch": out["branch"], "method": out["method"]}
+    _emit(payload, args.json, [f"{record}  beta = {args.beta}",
+                               f"F*_beta = {payload['fscore']}  (1 - F* = {payload['one_minus_fscore']})",
+                               f"threshold = {payload['threshold']}, branch {payload['branch']}"])
+
+
+def cmd_fscore_inverse(args):
+    from numeric import attack, mp
+    if args.mechanism != "laplace":
+        raise UsageError(f"mechanism={args.mechanism}: fscore-inverse takes laplace (seed 001, Table 1)")
+    digits = _digits(args.digits)
+    out = attack.fscore_inverse(args.beta, args.bound, digits=digits)
+    eps = None if out["eps"] is None else mp.format_number(out["eps"], digits)
+    payload = {"mechanism": "laplace", "beta": args.beta.strip(), "bound": args.bound.strip(),
+               "eps": eps, "reason": out["reason"], "digits": digits}
+    _emit(payload, args.json, [f"eps = {eps}" if eps is not None else f"eps: none ({out['reason']})"])
+
+
+def cmd_auc(args):
+    from numeric import mp
+    from numeric.auc import auc
+    digits = _digits(args.digits)
+    record, given, _ = _record(args)
+    value = auc(record, digits)
+    payload = {"mechanism": args.mechanism, "params": given, "digits": digits,
+               "auc": mp.format_number(value, digits)}
+    _emit(payload, args.json, [f"{record}: AUC = {payload['auc']}"])
+
+
 def cmd_check(args):
     from .checker import run, select
     claims = select(args.paper, args.claim)
@@ -236,6 +337,7 @@ def cmd_reproduce(args):
 
 
 COMMANDS = {"tradeoff": cmd_tradeoff, "profile": cmd_profile, "latex": cmd_latex,
+            "pr": cmd_pr, "fscore": cmd_fscore, "fscore-inverse": cmd_fscore_inverse, "auc": cmd_auc,
             "check": cmd_check, "reproduce": cmd_reproduce}
 
 

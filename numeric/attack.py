@@ -1,0 +1,144 @@
+"""Precision, recall and the optimal F_beta of the NP membership attack, to verified digits.
+
+Formulas come from ``derive.attack`` (one SymPy expression each).  The optimum
+over the attack's level alpha is the printed closed form for the Laplace
+mechanism (proved equal to SymPy's own derivation by claim LXM-Eq12), and a
+numerical maximisation otherwise (golden-section search in log alpha plus the
+endpoint alpha = 1; the stationarity condition of LXM-Eq15-stat has a unique
+root, so the search is on a unimodal function).  1 - F is always evaluated from
+its own cancellation-free expression.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+
+from derive import attack as A
+from derive import symbols as sy
+from derive.exact import parse
+from derive.tradeoff import TradeOff
+
+from .bridge import ONE, Exact, compile_mp, exact_of, to_mpf
+from .inputs import alpha_exact, bound_env
+from .precision import as_mpf, verified
+from .profile import LOG_ALPHA_LOW, _golden_max
+
+
+def _env(record, beta=None, weight=None):
+    env = bound_env(record)
+    if beta is not None:
+        env[A.beta] = exact_of(parse("beta", beta, 0, low_open=True))
+    env[A.w] = exact_of(sp.Rational(weight if weight is not None else 1))
+    return env
+
+
+def threshold_expr(record: TradeOff) -> sp.Expr:
+    """theta(alpha) in units of Delta Q above Q(D') for the record's noise."""
+    if record.name == "laplace":
+        return A.laplace_threshold(sy.eps)
+    if record.name in ("classical-gaussian",):
+        sigma = sp.sqrt(2 * sp.log(sp.Rational(5, 4) / sy.delta)) / sy.eps
+        return A.gaussian_threshold(sigma)
+    if record.name == "gaussian":
+        return A.gaussian_threshold(1 / sy.mu)
+    return None
+
+
+def _value(expr, env, digits):
+    fn = compile_mp(expr)
+    return as_mpf(verified(lambda: fn(env), digits), digits + 10)
+
+
+def pr(record: TradeOff, alpha, digits: int = 15, weight=None) -> dict:
+    """precision, 1 - precision, recall and threshold of the NP attack at level alpha."""
+    env = _env(record, weight=weight)
+    env[sy.alpha] = alpha_exact(alpha)
+    out = {"precision": _value(A.precision(record), env, digits),
+           "one_minus_precision": _value(A.one_minus_precision(record), env, digits),
+           "recall": _value(record.power, env, digits)}
+    theta = threshold_expr(record)
+    out["threshold"] = _value(theta, env, digits) if theta is not None else None
+    return out
+
+
+def fscore_optimum(record: TradeOff, beta, digits: int = 15, weight=None) -> dict:
+    """max over alpha of F_beta: fscore, one_minus_fscore, alpha, threshold, branch."""
+    env = _env(record, beta, weight)
+    if record.name == "laplace":
+        return _laplace_optimum(record, env, digits)
+    return _numeric_optimum(record, env, digits)
+
+
+def _laplace_optimum(record, env, digits):
+    e = record.values[sy.eps]
+    b, wv = env[A.beta].to_rational(), env[A.w].to_rational()
+    tau = sp.log(1 + b**2 / wv)
+    plateau = bool(e < tau)
+    full = {**env}
+    full[sy.eps] = exact_of(e)
+    f_star = _value(A.printed_eq24(), full, digits)
+    one_minus = _value(A.printed_eq24_complement(), full, digits)
+    if plateau:
+        alpha_star, theta = mpmath.mpf(1), mpmath.mpf("-inf")
+    else:
+        s = sp.sqrt(1 + 4 * A.beta**2 * sp.exp(sy.eps) / A.w)
+        alpha_expr = A.beta**2 / (A.w * (s - 1))
+        alpha_star = _value(alpha_expr, full, digits)
+        theta = _value(A.laplace_threshold(sy.eps).subs(sy.alpha, alpha_expr), full, digits)
+    return {"fscore": f_star, "one_minus_fscore": one_minus, "alpha": alpha_star,
+            "threshold": theta, "branch": "plateau" if plateau else "interior",
+            "method": "closed form (Eq. 24; derived by SymPy, claim LXM-Eq12)"}
+
+
+def _argmax(record, env):
+    """compute() of the maximising alpha (mpf or Exact 1) of F_beta."""
+    f_fn = compile_mp(A.fscore(record))
+
+    def f_at(a):
+        env[sy.alpha] = a
+        return to_mpf(f_fn(env))
+
+    def compute():
+        u, m = _golden_max(lambda u: f_at(mpmath.exp(u)), LOG_ALPHA_LOW, 0)
+        return ONE if f_at(ONE) >= m else mpmath.exp(u)
+    return compute
+
+
+def _numeric_optimum(record, env, digits):
+    find = _argmax(record, env)
+    f_fn, g_fn = compile_mp(A.fscore(record)), compile_mp(A.one_minus_fscore(record))
+    theta = threshold_expr(record)
+    t_fn = compile_mp(theta) if theta is not None else None
+
+    def at_argmax(fn):
+        def compute():
+            a = find()
+            env[sy.alpha] = a
+            return fn(env)
+        return compute
+
+    alpha_star = verified(find, max(digits // 2, 5))
+    out = {"fscore": as_mpf(verified(at_argmax(f_fn), digits), digits + 10),
+           "one_minus_fscore": as_mpf(verified(at_argmax(g_fn), digits), digits + 10),
+           "alpha": as_mpf(alpha_star, digits + 10)}
+    out["threshold"] = as_mpf(verified(at_argmax(t_fn), max(digits // 2, 5)), digits + 10) \
+        if t_fn is not None else None
+    out["branch"] = "endpoint" if isinstance(alpha_star, Exact) else "interior"
+    out["method"] = "numerical maximisation over alpha (golden section in log alpha)"
+    return out
+
+
+def fscore_inverse(beta, bound, weight=None, digits: int = 15) -> dict:
+    """Largest eps with F*_beta(eps) <= bound for the Laplace mechanism (seed 001, Table 1)."""
+    b = parse("beta", beta, 0, low_open=True)
+    f = parse("bound", bound, 0, 1, low_open=True, high_open=True)
+    wv = sp.Rational(weight if weight is not None else 1)
+    floor = (1 + b**2) / (1 + b**2 + wv)
+    if f < floor:
+        return {"eps": None, "reason": f"no eps: F*_beta >= (1+beta^2)/(1+beta^2+w) = "
+                                       f"{mpmath.nstr(mpmath.mpf(floor.p) / floor.q, 6)} for every eps "
+                                       f"(the plateau), above the bound {bound}"}
+    env = {A.beta: exact_of(b), A.bound: exact_of(f), A.w: exact_of(wv)}
+    eps = _value(A.printed_inverse(), env, digits)
+    return {"eps": eps, "reason": None}

@@ -1,0 +1,49 @@
+"""AUC of the optimal ROC, 1 - integral of f, to verified digits.
+
+The closed form of ``derive.auc.auc_expr`` when there is one; otherwise (and as
+the independent check of the closed forms) tanh-sinh quadrature of f over
+[0, 1] split at the record's breakpoints, at the working precision, verified
+by re-evaluation at higher precision.
+"""
+
+from __future__ import annotations
+
+import mpmath
+
+from derive.auc import auc_expr
+from derive.operations import breakpoints
+from derive.symbols import alpha as ALPHA
+from derive.tradeoff import TradeOff
+
+from .bridge import compile_mp, to_mpf
+from .inputs import bound_env
+from .precision import as_mpf, verified
+
+
+def auc(record: TradeOff, digits: int = 15):
+    """AUC = 1 - integral_0^1 f, closed form when known, else quadrature."""
+    expr = auc_expr(record)
+    if expr is None:
+        return auc_quadrature(record, digits)
+    fn = compile_mp(record.bind(expr))
+    env = bound_env(record)
+    return as_mpf(verified(lambda: fn(env), digits), digits + 10)
+
+
+def auc_quadrature(record: TradeOff, digits: int = 15):
+    """1 - integral of f by tanh-sinh quadrature between breakpoints."""
+    fn = compile_mp(record.f)
+    env = bound_env(record)
+    cuts = [b for b in breakpoints(record)]
+
+    def f_at(a):
+        env[ALPHA] = a
+        return to_mpf(fn(env))
+
+    def compute():
+        nodes = [mpmath.mpf(0)]
+        for b in cuts:
+            nodes.append(to_mpf(compile_mp(b)(dict(bound_env(record)))))
+        nodes = sorted(set(nodes + [mpmath.mpf(1)]))
+        return 1 - mpmath.quad(f_at, nodes)
+    return as_mpf(verified(compute, digits), digits + 10)
