@@ -27,6 +27,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -61,7 +62,11 @@ class Result:
 
 def _run(args: tuple, program=None) -> Result:
     cmd = (program or [sys.executable, "-m", "proofs_check"]) + list(args)
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
+    try:
+        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
+    except OSError:  # a transient spawn failure (seen once: EFAULT from fork_exec under load); retry once
+        time.sleep(0.5)
+        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
     return Result(tuple(args), proc.returncode, proc.stdout, proc.stderr)
 
 
