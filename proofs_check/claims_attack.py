@@ -222,3 +222,52 @@ def _auc_numeric():
         worst = max(worst, err)
     return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=points,
                    detail="30 digits each: " + ", ".join(str(r) for r in AUC_CASES))
+
+
+# ------------------------------------------------------------------ seed 003
+from derive import two_sided as TWO  # noqa: E402
+from numeric import two_sided as TS  # noqa: E402
+
+MHA = "Matthews, Harel, Aseltine (2010)"
+
+
+@claim("MHA-(a)", ("003",), MHA + ", Eq. 1 test; catalog MHA-(a)", "identity",
+       "the two-sided Laplace test with shift r has AUC 1 - (1 + r) e^-r / 2")
+def _mha_a():
+    diff = sp.simplify((TWO.derive_laplace_auc() - TWO.laplace_auc_printed()).rewrite(sp.exp))
+    return Outcome(PROVEN, margin="0", detail="SymPy integrates both pieces of the power curve") if diff == 0 \
+        else Outcome(INCONCLUSIVE, detail=f"SymPy left {diff}")
+
+
+@claim("MHA-(b)", ("003",), MHA + ", Eq. 2 and the printed power; catalog MHA-(b)", "identity",
+       "the two-sided normal test with shift d has AUC Phi(d/sqrt2)^2 + Phi(-d/sqrt2)^2")
+def _mha_b():
+    from numeric.bridge import compile_mp
+    fn = compile_mp(TWO.normal_power())
+    worst, points = mpmath.mpf(0), 0
+    for dv in ("0.1", "1", "3"):
+        closed = TS.auc_exact_normal(dv, 20)
+        with mpmath.workdps(35):
+            quad = mpmath.quad(lambda a: fn({sy.alpha: a, TWO.d: mpmath.mpf(dv)}), [0, mpmath.mpf(1) / 2, 1])
+            err = abs(quad - closed) / closed
+        points += 1
+        if err > mpmath.mpf(10) ** -18:
+            return Outcome(FAILED, counterexample={"d": dv, "closed": str(closed), "quadrature": str(quad)})
+        worst = max(worst, err)
+    return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=points,
+                   detail="closed form vs tanh-sinh quadrature of the power curve, d in {0.1, 1, 3}")
+
+
+@claim("MHA-Def5", ("003",), MHA + ", Definitions 4 and 5", "inequality",
+       "risk (the AUC of the two-sided tests) lies in [0.5, 1], with 0.5 at zero shift")
+def _mha_def5():
+    points, low = 0, None
+    for shift in ("0", "0.01", "1", "5", "40"):
+        for value in (TS.auc_exact_laplace(shift, 20), TS.auc_exact_normal(shift, 20),
+                      TS.auc_exact_laplace_difference(shift, 15)):
+            points += 1
+            if not (0.5 - 1e-15 <= value <= 1):
+                return Outcome(FAILED, counterexample={"shift": shift, "auc": str(value)})
+            low = value if low is None else min(low, value)
+    return Outcome(CONFIRMED, margin=mpmath.nstr(low - mpmath.mpf("0.5"), 3), points=points,
+                   detail="single-Laplace, normal and difference-of-Laplace AUCs at shifts 0 to 40")

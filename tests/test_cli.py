@@ -76,7 +76,9 @@ def _a(text: str) -> tuple:
 
 # every command used below, started together by the fixture (the two slow ones first)
 CHECK_ALL = _a("check --json")
-CHECK_000 = _a("check --paper 000 --json")
+# paper 003 rather than 000 for the filter: the same test at a fraction of the cost (000 now
+# holds nearly every claim, ~13 s); the filter itself is tested for every paper in test_checker.py
+CHECK_PAPER = _a("check --paper 003 --json")
 CHECK_DFG = _a("check --claim DF-G --json")
 CHECK_NOPE = _a("check --claim NOPE")
 
@@ -174,7 +176,7 @@ BAD_INPUT = [
 ]
 
 ALL_COMMANDS = (
-    [CHECK_ALL, CHECK_000, ACCEPT, *(c for c, _, _ in DIGITS_CASES.values()), *(c for c, _ in MECHANISM_CASES),
+    [CHECK_ALL, CHECK_PAPER, ACCEPT, *(c for c, _, _ in DIGITS_CASES.values()), *(c for c, _ in MECHANISM_CASES),
      *ENDPOINTS.values(), *PROFILE.values(), *PROFILE_USAGE, *LATEX.values(), CHECK_DFG, CHECK_NOPE,
      REPRODUCE_ALL, REPRODUCE_001, NO_COMMAND, *(a for _, a, _ in BAD_INPUT)]
 )
@@ -435,10 +437,11 @@ def test_check_all_claims(cli):
 
 def test_check_by_paper(cli):
     full = cli(*CHECK_ALL).json()["claims"]
-    out = cli(*CHECK_000).json()
+    out = cli(*CHECK_PAPER).json()
     claims = out["claims"]
-    assert claims and all("000" in c["papers"] for c in claims)
-    assert [c["id"] for c in claims] == [c["id"] for c in full if "000" in c["papers"]]
+    assert claims and all("003" in c["papers"] for c in claims)
+    assert [c["id"] for c in claims] == [c["id"] for c in full if "003" in c["papers"]]
+    assert any(c["papers"] != ["003"] for c in claims)  # claims of several papers are included
     assert out["summary"]["total"] == len(claims) and out["summary"]["FAILED"] == 0
 
 
@@ -455,30 +458,51 @@ def test_check_unknown_claim(cli):
 
 
 # ---------------------------------------------------------------- reproduce
+REPRODUCE_STATUSES = ("reproduced", "differs", "unverifiable")
+
+
+def _check_reproduce_block(block):
+    entries = block["entries"]
+    if not entries:  # not built yet: the note says which issue builds it
+        assert re.search(r"issue #\d", block["note"]), block["note"]
+    for e in entries:
+        assert {"id", "printed", "computed", "status", "note"} <= set(e), e
+        assert e["status"] in REPRODUCE_STATUSES, e
+    ids = [e["id"] for e in entries]
+    assert len(set(ids)) == len(ids)
+
+
 def test_reproduce_all_papers(cli):
     out = cli(*REPRODUCE_ALL).json()
     assert [b["paper"] for b in out["papers"]] == list(PAPERS)
     entries = [e for b in out["papers"] for e in b["entries"]]
     assert out["summary"]["total"] == len(entries)
-    for s in ("reproduced", "differs", "unverifiable"):
+    for s in REPRODUCE_STATUSES:
         assert out["summary"][s] == sum(e["status"] == s for e in entries)
-    by_paper = {b["paper"]: b for b in out["papers"]}
-    su = by_paper["004"]["entries"]
-    assert su and all(e["status"] == "unverifiable" for e in su)
-    assert all(e["computed"] is None for e in su)
-    for p in ("000", "001", "002", "003"):
-        assert by_paper[p]["entries"] == []
-        assert re.search(r"issue #\d", by_paper[p]["note"]), by_paper[p]["note"]
+    for block in out["papers"]:
+        assert block["title"]
+        _check_reproduce_block(block)
+    assert any(not b["entries"] for b in out["papers"])  # some papers are still pending
+    su = {b["paper"]: b for b in out["papers"]}["004"]["entries"]
+    assert su and all(e["status"] == "unverifiable" and e["computed"] is None for e in su)
 
 
 def test_reproduce_one_paper(cli):
+    # The brief of this file expected paper 001 to be pending ("entries == [], note naming issue #4");
+    # issue #4 has since been built (commit f5ed3e6: Table 1 of seed 001), so the pending form is
+    # checked only while it lasts.
     out = cli(*REPRODUCE_001).json()
     assert len(out["papers"]) == 1
     (block,) = out["papers"]
     assert block["paper"] == "001"
-    assert block["entries"] == []
-    assert "issue #4" in block["note"]
-    assert out["summary"]["total"] == 0
+    if not block["entries"]:
+        assert "issue #4" in block["note"]
+    _check_reproduce_block(block)
+    assert out["summary"]["total"] == len(block["entries"])
+    for s in REPRODUCE_STATUSES:
+        assert out["summary"][s] == sum(e["status"] == s for e in block["entries"])
+    full = {b["paper"]: b for b in cli(*REPRODUCE_ALL).json()["papers"]}
+    assert block == full["001"]
 
 
 # ---------------------------------------------------------------- bad input
