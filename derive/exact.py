@@ -102,5 +102,11 @@ def _show(value: sp.Rational) -> str:
 
 
 def parse(name: str, value, low=None, high=None, **kw) -> sp.Rational:
-    """``rational`` followed by ``check_range``."""
-    return check_range(name, rational(name, value), low, high, **kw)
+    """``rational`` followed by ``check_range``; an error echoes the value as typed."""
+    r = rational(name, value)
+    try:
+        return check_range(name, r, low, high, **kw)
+    except DomainError as exc:
+        if isinstance(value, str) and len(value) <= 40:
+            raise DomainError(name, value.strip(), exc.valid) from None
+        raise

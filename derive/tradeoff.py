@@ -30,7 +30,8 @@ import sympy as sp
 from . import symbols as sy
 
 #: the argument of the privacy profile delta(eps'), distinct from a mechanism's eps
-eps_prime = sp.Symbol("epsilon'", nonnegative=True)
+#: (printed \varepsilon, the mechanism's parameter is printed \epsilon)
+eps_prime = sp.Symbol("varepsilon", nonnegative=True)
 
 
 @dataclass(frozen=True)

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import time
-import traceback
 
 from derive.errors import PrecisionExhausted
 
-from .registry import INCONCLUSIVE, STATUSES, Claim, all_claims
+from .registry import INCONCLUSIVE, STATUSES, Claim, Outcome, all_claims
 
 
 def select(paper: str | None = None, claim_id: str | None = None) -> list[Claim]:
@@ -27,8 +26,9 @@ def run(claims: list[Claim]) -> dict:
         try:
             out = c.check()
         except PrecisionExhausted as exc:
-            from .registry import Outcome
             out = Outcome(INCONCLUSIVE, detail=f"precision exhausted: {exc}")
+        except Exception as exc:  # a broken check must not hide the other rows
+            out = Outcome(INCONCLUSIVE, detail=f"the check raised {type(exc).__name__}: {exc}")
         rows.append({
             "id": c.id, "papers": list(c.papers), "source": c.source, "kind": c.kind,
             "statement": c.statement, "status": out.status, "margin": out.margin,

@@ -67,13 +67,17 @@ def _axioms(cases) -> Outcome:
             if f[-1] != 0:
                 return Outcome(FAILED, counterexample={"case": label, "alpha": "1", "f": str(f[-1])},
                                detail="f(1) != 0")
+            for text, fa in zip(ALPHA_GRID, f):
+                if fa < 0 or fa > 1:
+                    return Outcome(FAILED, detail="f outside [0, 1]",
+                                   counterexample={"case": label, "alpha": text, "f": str(fa)})
             slopes = []
             for i in range(len(al) - 1):
                 # f_i - f_{i+1}, from the complement where f is near 1
                 if p[i + 1] <= 0.5:
-                    d, scale = p[i + 1] - p[i], p[i + 1]
+                    d, scale = p[i + 1] - p[i], abs(p[i + 1])
                 else:
-                    d, scale = f[i] - f[i + 1], f[i]
+                    d, scale = f[i] - f[i + 1], abs(f[i])
                 if scale == 0:
                     continue
                 slack = d / scale

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
 import sympy as sp
@@ -153,6 +154,8 @@ def _record(args, extra_allowed=()):
             if not values:
                 raise UsageError(f"{name}: --{name} is required for {mech}")
             given[name] = values.pop(0)
+            if values and name not in extra_allowed:
+                raise UsageError(f"{name}={values[0]}: --{name} given more than once (once, for {mech})")
         if values:
             if name in extra_allowed and len(values) == 1:
                 leftover[name] = values[0]
@@ -341,9 +344,27 @@ COMMANDS = {"tradeoff": cmd_tradeoff, "profile": cmd_profile, "latex": cmd_latex
             "check": cmd_check, "reproduce": cmd_reproduce}
 
 
+_NEGATIVE = re.compile(r"^-(\d|\.\d)")
+
+
+def _join_negative_values(argv):
+    """``--alpha -1e-30`` -> ``--alpha=-1e-30``: argparse takes '-1e-30' for a flag otherwise."""
+    out, i = [], 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok.startswith("--") and "=" not in tok and i + 1 < len(argv) and _NEGATIVE.match(argv[i + 1]):
+            out.append(f"{tok}={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(tok)
+        i += 1
+    return out
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     try:
+        argv = _join_negative_values(list(sys.argv[1:] if argv is None else argv))
         args = parser.parse_args(argv)
         if args.command is None:
             parser.print_help()

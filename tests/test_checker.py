@@ -159,9 +159,6 @@ def test_axioms_confirm_a_valid_convex_function():
     assert out.points == len(cf.ALPHA_GRID)
 
 
-@pytest.mark.xfail(strict=True, reason="bug (diagnostic): _axioms divides the difference by a signed scale "
-                   "(the power, negative here), so a strictly decreasing f = 2(1 - alpha) with f(0) = 2 > 1 "
-                   "is reported as 'f increases'; f's range [0, 1] is never checked")
 def test_axioms_diagnose_f_above_one_correctly():
     out = cf._axioms([("double", fake_record(2 * (1 - A), 2 * A - 1))])
     assert out.status == FAILED
@@ -235,10 +232,6 @@ def test_run_of_nothing():
                                           "total": 0, "seconds": 0.0}
 
 
-@pytest.mark.xfail(strict=True, raises=RuntimeError,
-                   reason="robustness: checker.run catches only PrecisionExhausted, so one claim whose "
-                          "check raises anything else aborts the whole `dp-derive check` with a traceback "
-                          "and loses every other row (checker.py imports traceback but never uses it)")
 def test_run_survives_a_crashing_check():
     def crash():
         raise RuntimeError("bug in a check")

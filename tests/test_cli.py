@@ -400,8 +400,6 @@ def test_latex_profile(cli):
     assert "\\mu" not in out["latex_bound"]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the profile argument Symbol(\"epsilon'\") is printed by "
-                   "sympy.latex as the literal word \"epsilon'\" (derive/tradeoff.py eps_prime), not \\epsilon'")
 def test_latex_profile_renders_epsilon_as_a_greek_letter(cli):
     out = cli(*LATEX["profile"]).json()
     for key in ("latex", "latex_bound"):
@@ -513,8 +511,6 @@ def test_bad_input_is_one_line_and_exit_2(cli, args, must_contain):
     assert_usage_error(res, *must_contain)
 
 
-@pytest.mark.xfail(strict=True, reason="bug (cosmetic): the message echoes the value as a fraction "
-                   "(derive/exact.py _show: 'alpha=-1/10', 'n=5/2') though its docstring says 'decimal'")
 def test_bad_input_echoes_the_value_as_typed(cli):
     assert_usage_error(cli(*BAD_INPUT[0][1]), "alpha=-0.1")
 
@@ -528,8 +524,6 @@ def _main(capsys, *args):
     return Result(tuple(args), rc, captured.out, captured.err)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: argparse does not take '-1e-30' as a negative number, so "
-                   "'--alpha -1e-30' reports 'argument --alpha: expected one argument' (no value, no range)")
 def test_negative_scientific_value_reports_the_range(capsys):
     assert_usage_error(_main(capsys, *_a("tradeoff gaussian --mu 1 --alpha -1e-30")), "alpha", "[0, 1]")
 
@@ -540,8 +534,6 @@ def test_negative_scientific_value_is_still_a_usage_error(capsys):
     assert_usage_error(_main(capsys, *_a("tradeoff gaussian --mu 1 --alpha=-1e-30")), "alpha", "[0, 1]")
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a repeated flag is reported as 'mu=2: --mu is not a "
-                   "parameter of gaussian (its parameters: --mu)', which contradicts itself")
 def test_repeated_flag_message(capsys):
     line = assert_usage_error(_main(capsys, *_a("tradeoff gaussian --mu 1 --mu 2 --alpha 0.1")), "mu")
     assert "is not a parameter" not in line
