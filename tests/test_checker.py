@@ -160,9 +160,12 @@ def test_axioms_confirm_a_valid_convex_function():
 
 
 def test_axioms_diagnose_f_above_one_correctly():
+    # f = 2 (1 - alpha) is strictly decreasing with f(0) = 2 > 1. Regression (fixed in 51f212d): the
+    # difference was divided by the signed power (negative here), which reported 'f increases'
     out = cf._axioms([("double", fake_record(2 * (1 - A), 2 * A - 1))])
     assert out.status == FAILED
     assert out.detail != "f increases"
+    assert out.counterexample["alpha"] == "0"
 
 
 def test_complement_fails_when_power_is_not_1_minus_f():
@@ -235,9 +238,13 @@ def test_run_of_nothing():
 def test_run_survives_a_crashing_check():
     def crash():
         raise RuntimeError("bug in a check")
+    # regression (fixed in 51f212d): run() caught only PrecisionExhausted, so one broken check
+    # aborted `dp-derive check` with a traceback and lost every other row
     result = checker.run([fake_claim("TEST-crash", crash), checker.select(claim_id="DF-G")[0]])
     assert [r["id"] for r in result["claims"]] == ["TEST-crash", "DF-G"]
-    assert result["claims"][0]["status"] in (FAILED, INCONCLUSIVE)
+    assert result["claims"][0]["status"] in (FAILED, INCONCLUSIVE)  # never PROVEN or CONFIRMED
+    assert "RuntimeError" in result["claims"][0]["detail"]
+    assert result["claims"][1]["status"] == PROVEN
 
 
 # ---------------------------------------------------------------- check command with a false claim

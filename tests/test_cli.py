@@ -14,9 +14,11 @@ Reference provenance:
   profile 1 - e^{(eps'-eps)/2}, the f_{eps,delta} profile as the maximum of
   1 - f(alpha) - e^eps' alpha over its breakpoints, the GDP profile's closed form.
 
-Runtime: one CLI call costs about 1 s (importing SymPy and SciPy), a full ``check``
-about 10 s.  All commands used below are started at once, in parallel, by the
-module-scoped ``cli`` fixture; each test waits only for the commands it reads.
+Runtime: one CLI call costs about 1 s of CPU (importing SymPy and SciPy), a full
+``check`` about 20 s (38 claims).  When most of the module is selected, every command
+used below is started at once, in parallel, by the module-scoped ``cli`` fixture; each
+test waits only for the commands it reads.  The file needs about 80 s of CPU, so about
+40 s of wall time on two idle cores.
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ def _a(text: str) -> tuple:
     return tuple(text.split())
 
 
-# every command used below, started together by the fixture (the two slow ones first)
+# every command used below (the two slow ones first: they are started first)
 CHECK_ALL = _a("check --json")
 # paper 003 rather than 000 for the filter: the same test at a fraction of the cost (000 now
 # holds nearly every claim, ~13 s); the filter itself is tested for every paper in test_checker.py
@@ -92,7 +94,6 @@ DIGITS_CASES = {
     30: (ACCEPT, R.GAUSSIAN[("1", "1e-300")]["beta"], R.GAUSSIAN[("1", "1e-300")]["power"]),
 }
 
-#: (command, reference beta as an mpmath-parsable string or a callable computing it at 50 digits)
 def _rr_beta(eps, a):  # randomized response = f_{eps,0} = max{0, 1 - e^eps a, e^-eps (1 - a)}
     e, a = mpmath.mpf(eps), mpmath.mpf(a)
     return max(mpmath.mpf(0), 1 - mpmath.exp(e) * a, mpmath.exp(-e) * (1 - a))
@@ -108,6 +109,7 @@ def _urs_add_remove_beta(a):  # for alpha <= e^-mu: f = 1 - p - alpha = f(0) - a
     return mpmath.mpf(R.URS_F0[("1", 5)]) - mpmath.mpf(a)
 
 
+#: (command, reference beta: a string from tests/reference/values.py or a callable run at 60 digits)
 MECHANISM_CASES = [
     (GAUSSIAN_MID, R.GAUSSIAN[("1", "0.05")]["beta"]),
     (_a("tradeoff laplace --eps 1 --alpha 0.3 --json"), R.LAPLACE[("1", "0.3")]["beta"]),  # middle piece
@@ -203,10 +205,13 @@ class CLI:
 
 
 @pytest.fixture(scope="module")
-def cli():
+def cli(request):
     runner = CLI(workers=max(2, os.cpu_count() or 2) + 1)
-    for args in ALL_COMMANDS:
-        runner.submit(args)
+    selected = [item for item in request.session.items if getattr(item, "module", None) is request.module]
+    if len(selected) >= 20:  # most of the module runs: start every command now, in parallel
+        for args in ALL_COMMANDS:
+            runner.submit(args)
+    # else (a few tests picked with -k): each command starts when a test asks for it
     yield runner
     runner.close()
 
@@ -512,11 +517,13 @@ def test_bad_input_is_one_line_and_exit_2(cli, args, must_contain):
 
 
 def test_bad_input_echoes_the_value_as_typed(cli):
+    # regression (fixed in 51f212d): the value used to be echoed as a fraction, 'alpha=-1/10', 'n=5/2'
     assert_usage_error(cli(*BAD_INPUT[0][1]), "alpha=-0.1")
+    assert_usage_error(cli(*BAD_INPUT[10][1]), "n=2.5")
 
 
-# The two defects below are shown in-process (proofs_check.cli.main, same code path as the
-# program apart from sys.exit) to keep the number of subprocesses down.
+# Regressions of two defects fixed in 51f212d, run in-process (proofs_check.cli.main, the
+# program's code path apart from sys.exit) to keep the number of subprocesses down.
 def _main(capsys, *args):
     from proofs_check.cli import main
     rc = main(list(args))
@@ -525,6 +532,7 @@ def _main(capsys, *args):
 
 
 def test_negative_scientific_value_reports_the_range(capsys):
+    # argparse alone takes '-1e-30' for a flag ('argument --alpha: expected one argument')
     assert_usage_error(_main(capsys, *_a("tradeoff gaussian --mu 1 --alpha -1e-30")), "alpha", "[0, 1]")
 
 
@@ -535,6 +543,7 @@ def test_negative_scientific_value_is_still_a_usage_error(capsys):
 
 
 def test_repeated_flag_message(capsys):
+    # it used to say 'mu=2: --mu is not a parameter of gaussian (its parameters: --mu)'
     line = assert_usage_error(_main(capsys, *_a("tradeoff gaussian --mu 1 --mu 2 --alpha 0.1")), "mu")
     assert "is not a parameter" not in line
 
