@@ -126,6 +126,9 @@ def _numeric_optimum(record, env, digits):
         if t_fn is not None else None
     out["branch"] = "endpoint" if isinstance(alpha_star, Exact) else "interior"
     out["method"] = "numerical maximisation over alpha (golden section in log alpha)"
+    if out["branch"] == "endpoint":
+        out["method"] += ("; alpha = 1 attains the maximum at the working precision (an interior "
+                          "maximum, if any, exceeds it by less than the verified digits show)")
     return out
 
 

@@ -71,6 +71,13 @@ def _add_mechanism(p):
     p.add_argument("--neighbours", default=None)
 
 
+def _add_output(p, digits=True):
+    """--digits D (significant digits of every number printed) and --json."""
+    if digits:
+        p.add_argument("--digits", default="15")
+    p.add_argument("--json", action="store_true")
+
+
 def _digits(text):
     try:
         d = int(text)
@@ -88,26 +95,23 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("tradeoff", help="beta = f(alpha) and power = 1 - f(alpha)")
     _add_mechanism(t)
     t.add_argument("--alpha", required=True)
-    t.add_argument("--digits", default="15")
-    t.add_argument("--json", action="store_true")
+    _add_output(t)
 
     pr = sub.add_parser("profile", help="privacy profile delta(eps) or its inverse eps(delta)")
     _add_mechanism(pr)
     pr.add_argument("--at-eps", default=None)
     pr.add_argument("--at-delta", default=None)
-    pr.add_argument("--digits", default="15")
-    pr.add_argument("--json", action="store_true")
+    _add_output(pr)
 
     la = sub.add_parser("latex", help="LaTeX of the trade-off function, its power or its profile")
     _add_mechanism(la)
     la.add_argument("--quantity", default="tradeoff", choices=("tradeoff", "power", "profile"))
-    la.add_argument("--json", action="store_true")
+    _add_output(la, digits=False)
 
     p = sub.add_parser("pr", help="precision and recall of the NP membership attack at level alpha")
     _add_mechanism(p)
     p.add_argument("--alpha", required=True)
-    p.add_argument("--digits", default="15")
-    p.add_argument("--json", action="store_true")
+    _add_output(p)
 
     fs = sub.add_parser("fscore", help="the optimal F_beta score of the NP attack")
     _add_mechanism(fs)
@@ -115,29 +119,26 @@ def build_parser() -> argparse.ArgumentParser:
     fs.add_argument("--rho-p", default="0")
     fs.add_argument("--rho-c", default="0")
     fs.add_argument("--rho-t", default="0")
-    fs.add_argument("--digits", default="15")
-    fs.add_argument("--json", action="store_true")
+    _add_output(fs)
 
     fi = sub.add_parser("fscore-inverse", help="largest eps keeping the Laplace F*_beta at or below a bound")
     fi.add_argument("mechanism", metavar="MECH")
     fi.add_argument("--beta", required=True)
     fi.add_argument("--bound", required=True)
-    fi.add_argument("--digits", default="15")
-    fi.add_argument("--json", action="store_true")
+    _add_output(fi)
 
     au = sub.add_parser("auc", help="AUC of the optimal ROC curve, 1 - integral of f")
     _add_mechanism(au)
-    au.add_argument("--digits", default="15")
-    au.add_argument("--json", action="store_true")
+    _add_output(au)
 
     ch = sub.add_parser("check", help="check the claims of the registry")
     ch.add_argument("--paper", default=None, choices=("000", "001", "002", "003", "004"))
     ch.add_argument("--claim", default=None)
-    ch.add_argument("--json", action="store_true")
+    _add_output(ch, digits=False)
 
     rp = sub.add_parser("reproduce", help="recompute the numbers printed in the papers")
     rp.add_argument("--paper", default=None, choices=("000", "001", "002", "003", "004"))
-    rp.add_argument("--json", action="store_true")
+    _add_output(rp, digits=False)
     return parser
 
 
@@ -159,6 +160,9 @@ def _record(args, extra_allowed=()):
         if values:
             if name in extra_allowed and len(values) == 1:
                 leftover[name] = values[0]
+            elif name in wanted:
+                raise UsageError(f"{name}={values[-1]}: --{name} given too often (once for {mech}"
+                                 + (", once more for the profile)" if name in extra_allowed else ")"))
             else:
                 raise UsageError(f"{name}={values[0]}: --{name} is not a parameter of {mech} "
                                  f"(its parameters: {', '.join('--' + w for w in wanted)})")
@@ -205,6 +209,10 @@ def cmd_profile(args):
     from numeric import mp
     digits = _digits(args.digits)
     record, given, leftover = _record(args, extra_allowed=("eps", "delta"))
+    for name, explicit in (("eps", args.at_eps), ("delta", args.at_delta)):
+        if explicit is not None and name in leftover:
+            raise UsageError(f"{name}={leftover[name]}: the profile's {name} is given twice "
+                             f"(--{name} {leftover[name]} and --at-{name} {explicit})")
     at_eps = args.at_eps if args.at_eps is not None else leftover.get("eps")
     at_delta = args.at_delta if args.at_delta is not None else leftover.get("delta")
     if (at_eps is None) == (at_delta is None):

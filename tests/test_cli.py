@@ -15,7 +15,7 @@ Reference provenance:
   1 - f(alpha) - e^eps' alpha over its breakpoints, the GDP profile's closed form.
 
 Runtime: one CLI call costs about 1 s of CPU (importing SymPy and SciPy), a full
-``check`` about 20 s (38 claims).  When most of the module is selected, every command
+``check`` about 20 s (41 claims when written).  When most of the module is selected, every command
 used below is started at once, in parallel, by the module-scoped ``cli`` fixture; each
 test waits only for the commands it reads.  The file needs about 80 s of CPU, so about
 40 s of wall time on two idle cores.
@@ -562,3 +562,12 @@ def test_console_script_smoke():
         pytest.skip("no dp-derive console script on PATH")
     out = _run(ACCEPT, program=[exe]).json()
     assert out["power"] == ACCEPTANCE_POWER
+
+
+def test_profile_point_given_twice_is_a_usage_error(capsys):
+    assert_usage_error(_main(capsys, *_a("profile laplace --eps 1 --eps 0.5 --at-eps 0.3 --json")), "eps")
+
+
+def test_profile_flag_given_three_times_message(capsys):
+    line = assert_usage_error(_main(capsys, *_a("profile laplace --eps 1 --eps 0.5 --eps 0.2")), "eps")
+    assert "is not a parameter" not in line
