@@ -146,3 +146,27 @@ def derive_inverse():
     interior_in_s = (1 + beta**2) * (s - 1) / ((1 + beta**2) * s - 1 + beta**2)
     (s_of_f,) = sp.solve(sp.Eq(interior_in_s, bound), s)
     return sp.simplify(sp.log(w * (s_of_f**2 - 1) / (4 * beta**2)))
+
+
+#: the released value o (units of Delta Q above Q(D')) and the recall r of a PR curve
+o = sp.Symbol("o", real=True)
+recall = sp.Symbol("r", positive=True)
+
+
+def laplace_likelihood_ratio(e) -> sp.Expr:
+    """Lambda(o) = p_D(o)/p_D'(o) for Laplace noise of scale 1/eps (LXM-Eq7): e^eps above 1,
+    e^{eps(2o - 1)} in between, e^-eps below 0; non-decreasing in o, so thresholding o is NP."""
+    return sp.Piecewise((sp.exp(e), o > 1), (sp.exp(e * (2 * o - 1)), o >= 0), (sp.exp(-e), True))
+
+
+def gaussian_likelihood_ratio(sigma) -> sp.Expr:
+    """Lambda(o) = exp((2o - 1)/(2 sigma^2)) for Gaussian noise of sd sigma (LXM-Eq29)."""
+    return sp.exp((2 * o - 1) / (2 * sigma**2))
+
+
+def pr_curve(record: TradeOff) -> sp.Expr:
+    """precision as a function of recall r for a symmetric record:
+    the NP level at recall r is f^{-1}(1 - r) = f(1 - r), so precision = r / (r + w f(1 - r))."""
+    if not record.symmetric:
+        raise DomainError("record", record.name, "a symmetric trade-off function (f^{-1} = f)")
+    return recall / (recall + w * record.tradeoff.xreplace({sy.alpha: 1 - recall}))

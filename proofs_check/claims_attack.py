@@ -271,3 +271,33 @@ def _mha_def5():
             low = value if low is None else min(low, value)
     return Outcome(CONFIRMED, margin=mpmath.nstr(low - mpmath.mpf("0.5"), 3), points=points,
                    detail="single-Laplace, normal and difference-of-Laplace AUCs at shifts 0 to 40")
+
+
+@claim("LXM-PRcurve", ("001",), SOURCE + ", Eqs. 9-11, Fig. 3a (catalog LXM-PRcurve)", "identity",
+       "the Laplace PR curve is prec(r) = r/(r + g(r)) with the catalog's three-piece g")
+def _pr_curve():
+    e = sy.eps
+    r = A.recall
+    g = sp.Piecewise((1 - sp.exp(e) * (1 - r), r >= 1 - sp.exp(-e) / 2),
+                     (sp.exp(-e) / (4 * (1 - r)), r >= sp.S.Half), (sp.exp(-e) * r, True))
+    printed = r / (r + g)
+    ours = A.pr_curve(derive.laplace()).subs(A.w, 1)
+    from numeric.bridge import Exact, compile_mp, exact_of
+    from numeric.precision import verified
+    f_printed, f_ours = compile_mp(printed), compile_mp(ours)
+    worst, points = mpmath.mpf(0), 0
+    for eps in ("0.5", "2"):
+        for rv in ("0.001", "0.2", "0.5", "0.7", "0.95", "0.999"):
+            env = {e: exact_of(sp.Rational(eps)), r: exact_of(sp.Rational(rv))}
+            a = verified(lambda: f_printed(env), 25)
+            b = verified(lambda: f_ours(env), 25)
+            with mpmath.workdps(40):
+                a = a.mpf() if isinstance(a, Exact) else a
+                b = b.mpf() if isinstance(b, Exact) else b
+                err = abs(a - b) / a
+            points += 1
+            if err > mpmath.mpf(10) ** -23:
+                return Outcome(FAILED, counterexample={"eps": eps, "recall": rv, "printed": str(a), "ours": str(b)})
+            worst = max(worst, err)
+    return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=points,
+                   detail="r/(r + f(1 - r)) from the Laplace trade-off vs the catalog's closed form, 25 digits")

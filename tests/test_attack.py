@@ -161,3 +161,25 @@ def test_auc_against_quadrature(name):
 def test_auc_urs_catalog_value():
     # catalog DF-AUC: URS with n = 5, mu = 1 has AUC 0.6184 (four digits printed)
     assert mpmath.nstr(auc(derive.uniform_sampling("1", "5"), 15), 4) == "0.6184"
+
+
+def test_likelihood_ratios_are_monotone_so_thresholding_is_np():
+    # Lambda(o) non-decreasing in o (Laplace: e^-eps below 0, e^eps above 1) and increasing (Gaussian)
+    import sympy as sp
+    from derive import attack as A
+    lap = sp.lambdify(A.o, A.laplace_likelihood_ratio(sp.Integer(2)), "mpmath")
+    gau = sp.lambdify(A.o, A.gaussian_likelihood_ratio(sp.Rational(3, 2)), "mpmath")
+    grid = [mpmath.mpf(k) / 8 for k in range(-24, 33)]
+    assert all(lap(a) <= lap(b) for a, b in zip(grid, grid[1:]))
+    assert all(gau(a) < gau(b) for a, b in zip(grid, grid[1:]))
+    assert lap(mpmath.mpf(-3)) == mpmath.exp(-2) and lap(mpmath.mpf(4)) == mpmath.exp(2)
+
+
+def test_pr_curve_of_the_laplace_record():
+    # catalog LXM-PRcurve middle piece: g(r) = e^-eps/(4(1 - r)) for 1/2 <= r <= 1 - e^-eps/2; eps = 2, r = 0.7
+    import sympy as sp
+    from derive import attack as A
+    expr = A.pr_curve(derive.laplace("2")).subs({A.w: 1, A.recall: sp.Rational(7, 10)})
+    with mpmath.workdps(30):
+        g = mpmath.exp(-2) / (4 * mpmath.mpf("0.3"))
+        assert abs(mpmath.mpf(sp.N(expr, 30)) - mpmath.mpf("0.7") / (mpmath.mpf("0.7") + g)) < 1e-25

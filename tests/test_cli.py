@@ -18,7 +18,7 @@ Runtime: one CLI call costs about 1 s of CPU (importing SymPy and SciPy), a full
 ``check`` about 20 s (41 claims when written).  When most of the module is selected, every command
 used below is started at once, in parallel, by the module-scoped ``cli`` fixture; each
 test waits only for the commands it reads.  The file needs about 80 s of CPU, so about
-40 s of wall time on two idle cores.
+40-45 s of wall time on two otherwise idle cores.
 """
 
 from __future__ import annotations
