@@ -169,4 +169,4 @@ def pr_curve(record: TradeOff) -> sp.Expr:
     the NP level at recall r is f^{-1}(1 - r) = f(1 - r), so precision = r / (r + w f(1 - r))."""
     if not record.symmetric:
         raise DomainError("record", record.name, "a symmetric trade-off function (f^{-1} = f)")
-    return recall / (recall + w * record.tradeoff.xreplace({sy.alpha: 1 - recall}))
+    return recall / (recall + w * record.f.xreplace({sy.alpha: 1 - recall}))
