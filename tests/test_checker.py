@@ -261,3 +261,20 @@ def test_check_command_exits_1_on_a_failed_claim(private_registry, capsys):
     text = capsys.readouterr().out
     assert "FAILED" in text and "counterexample:" in text
     assert "1 failed" in text
+
+
+def test_complement_claim_catches_a_power_wrong_only_in_the_tail():
+    # a power that is right above alpha = 1e-20 but halved below: |f + power - 1| < 1e-20 everywhere,
+    # so only the relative check of the small side against the naive printed form can see it
+    import dataclasses
+
+    import sympy as sp
+
+    import derive
+    from derive import symbols as sy
+    g = derive.gaussian("1")
+    wrong = sp.Piecewise((g.power / 2, sy.alpha < sp.Rational(1, 10**20)), (g.power, True))
+    fake = dataclasses.replace(g, power=wrong)
+    out = cf._complement([("gaussian with a halved tail power", fake)], None)
+    assert out.status == FAILED
+    assert out.counterexample["alpha"] in ("1e-300", "1e-30")
