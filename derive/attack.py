@@ -111,20 +111,32 @@ def laplace_fscore_optimum():
             "tau": sp.simplify(tau), "optimum": optimum}
 
 
+def turning_point() -> sp.Expr:
+    """tau = log(1 + beta^2/w): F*_beta is flat (the plateau) for eps < tau (Eq. 24)."""
+    return sp.log(1 + beta**2 / w)
+
+
+def _s():
+    return sp.sqrt(1 + 4 * beta**2 * sp.exp(sy.eps) / w)
+
+
+def printed_alpha_star() -> sp.Expr:
+    """The maximising level GSR* = beta^2/(w (s - 1)), s = sqrt(1 + 4 beta^2 e^eps / w)
+    (catalog LXM-Eq12-argmax, w = 1 there); claim LXM-Eq24 checks it against SymPy's alpha*."""
+    return beta**2 / (w * (_s() - 1))
+
+
 def printed_eq24():
     """F*_beta as printed: Eq. 24 (Eq. 12 at w = 1), catalog LXM-Eq24."""
-    e = sy.eps
-    s = sp.sqrt(1 + 4 * beta**2 * sp.exp(e) / w)
-    tau = sp.log(1 + beta**2 / w)
-    return sp.Piecewise(((1 + beta**2) / (1 + beta**2 + w), e < tau),
+    s, tau = _s(), turning_point()
+    return sp.Piecewise(((1 + beta**2) / (1 + beta**2 + w), sy.eps < tau),
                         ((1 + beta**2) * (s - 1) / ((1 + beta**2) * s - 1 + beta**2), True))
 
 
 def printed_eq24_complement():
     """1 - F*_beta without subtraction (catalog notes: 2 beta^2 / ((1+beta^2) s - 1 + beta^2))."""
     e = sy.eps
-    s = sp.sqrt(1 + 4 * beta**2 * sp.exp(e) / w)
-    tau = sp.log(1 + beta**2 / w)
+    s, tau = _s(), turning_point()
     return sp.Piecewise((w / (1 + beta**2 + w), e < tau),
                         (2 * beta**2 / ((1 + beta**2) * s - 1 + beta**2), True))
 

@@ -17,6 +17,7 @@ import sympy as sp
 from derive import attack as A
 from derive import symbols as sy
 from derive.exact import parse
+from derive.mechanisms.gaussian import classical_mu
 from derive.tradeoff import TradeOff
 
 from .bridge import ONE, Exact, compile_mp, exact_of, to_mpf
@@ -37,9 +38,8 @@ def threshold_expr(record: TradeOff) -> sp.Expr:
     """theta(alpha) in units of Delta Q above Q(D') for the record's noise."""
     if record.name == "laplace":
         return A.laplace_threshold(sy.eps)
-    if record.name in ("classical-gaussian",):
-        sigma = sp.sqrt(2 * sp.log(sp.Rational(5, 4) / sy.delta)) / sy.eps
-        return A.gaussian_threshold(sigma)
+    if record.name == "classical-gaussian":
+        return A.gaussian_threshold(1 / classical_mu(sy.eps, sy.delta))
     if record.name == "gaussian":
         return A.gaussian_threshold(1 / sy.mu)
     return None
@@ -72,8 +72,7 @@ def fscore_optimum(record: TradeOff, beta, digits: int = 15, weight=None) -> dic
 
 def _laplace_optimum(record, env, digits):
     e = record.values[sy.eps]
-    b, wv = env[A.beta].to_rational(), env[A.w].to_rational()
-    tau = sp.log(1 + b**2 / wv)
+    tau = A.turning_point().xreplace({A.beta: env[A.beta].to_rational(), A.w: env[A.w].to_rational()})
     plateau = bool(e < tau)
     full = {**env}
     full[sy.eps] = exact_of(e)
@@ -82,8 +81,7 @@ def _laplace_optimum(record, env, digits):
     if plateau:
         alpha_star, theta = mpmath.mpf(1), mpmath.mpf("-inf")
     else:
-        s = sp.sqrt(1 + 4 * A.beta**2 * sp.exp(sy.eps) / A.w)
-        alpha_expr = A.beta**2 / (A.w * (s - 1))
+        alpha_expr = A.printed_alpha_star()
         alpha_star = _value(alpha_expr, full, digits)
         theta = _value(A.laplace_threshold(sy.eps).subs(sy.alpha, alpha_expr), full, digits)
     return {"fscore": f_star, "one_minus_fscore": one_minus, "alpha": alpha_star,

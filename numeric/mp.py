@@ -15,7 +15,6 @@ log(1/alpha) because the kernels are tail-aware.
 
 from __future__ import annotations
 
-import mpmath
 import sympy as sp
 
 from derive.stabilize import log_space

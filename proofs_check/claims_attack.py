@@ -40,14 +40,15 @@ def _eq24():
     ok_tau = sp.simplify(d["tau"] - sp.log(1 + A.beta**2 / A.w)) == 0
     ok_int = sp.simplify(d["interior"] - printed.args[1][0]) == 0
     ok_end = sp.simplify(d["endpoint"] - printed.args[0][0]) == 0
-    if ok_tau and ok_int and ok_end:
+    ok_arg = sp.simplify(d["alpha_star"] - A.printed_alpha_star()) == 0
+    if ok_tau and ok_int and ok_end and ok_arg:
         return Outcome(PROVEN, margin="0",
                        detail="SymPy: dF/dalpha = 0 on the middle Laplace piece gives alpha* = "
                               f"{d['alpha_star']}; alpha* = 1/2 gives tau = log(1 + beta^2/w); "
-                              "F(alpha*) and F(1) simplify to the two printed branches. On the third "
+                              "alpha* equals beta^2/(w(s-1)) (LXM-Eq12-argmax); F(alpha*) and F(1) simplify to the two printed branches. On the third "
                               "piece F' has the sign of e^-eps (beta^2 + w) - w, so F increases to "
                               "alpha = 1 exactly when eps < tau")
-    return Outcome(INCONCLUSIVE, detail=f"tau {ok_tau}, interior {ok_int}, endpoint {ok_end}")
+    return Outcome(INCONCLUSIVE, detail=f"tau {ok_tau}, interior {ok_int}, endpoint {ok_end}, argmax {ok_arg}")
 
 
 @claim("LXM-Eq12-alt", ("001",), SOURCE + ", App. 10.3", "identity",

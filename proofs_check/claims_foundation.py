@@ -8,7 +8,6 @@ that check this toolkit's own derivations carry the prefix ``DD-``.
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections import defaultdict
 
 import mpmath
@@ -16,7 +15,6 @@ import sympy as sp
 
 import derive
 from derive import symbols as sy
-from derive.errors import PrecisionExhausted
 from derive.mechanisms.laplace import LAPLACE_CDF, LAPLACE_QUANTILE
 from derive.operations import derive_profile
 from derive.posterior import one_minus_posterior, prior, prior_c
