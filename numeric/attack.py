@@ -22,7 +22,7 @@ from derive.tradeoff import TradeOff
 
 from .bridge import ONE, Exact, compile_mp, exact_of, to_mpf
 from .inputs import alpha_exact, bound_env
-from .precision import as_mpf, verified
+from .precision import as_mpf, evaluate_env, verified, verified_mpf
 from .profile import LOG_ALPHA_LOW, _golden_max
 
 
@@ -45,20 +45,15 @@ def threshold_expr(record: TradeOff) -> sp.Expr:
     return None
 
 
-def _value(expr, env, digits):
-    fn = compile_mp(expr)
-    return as_mpf(verified(lambda: fn(env), digits), digits + 10)
-
-
 def pr(record: TradeOff, alpha, digits: int = 15, weight=None) -> dict:
     """precision, 1 - precision, recall and threshold of the NP attack at level alpha."""
     env = _env(record, weight=weight)
     env[sy.alpha] = alpha_exact(alpha)
-    out = {"precision": _value(A.precision(record), env, digits),
-           "one_minus_precision": _value(A.one_minus_precision(record), env, digits),
-           "recall": _value(record.power, env, digits)}
+    out = {"precision": evaluate_env(A.precision(record), env, digits),
+           "one_minus_precision": evaluate_env(A.one_minus_precision(record), env, digits),
+           "recall": evaluate_env(record.power, env, digits)}
     theta = threshold_expr(record)
-    out["threshold"] = _value(theta, env, digits) if theta is not None else None
+    out["threshold"] = evaluate_env(theta, env, digits) if theta is not None else None
     return out
 
 
@@ -76,14 +71,14 @@ def _laplace_optimum(record, env, digits):
     plateau = bool(e < tau)
     full = {**env}
     full[sy.eps] = exact_of(e)
-    f_star = _value(A.printed_eq24(), full, digits)
-    one_minus = _value(A.printed_eq24_complement(), full, digits)
+    f_star = evaluate_env(A.printed_eq24(), full, digits)
+    one_minus = evaluate_env(A.printed_eq24_complement(), full, digits)
     if plateau:
         alpha_star, theta = mpmath.mpf(1), mpmath.mpf("-inf")
     else:
         alpha_expr = A.printed_alpha_star()
-        alpha_star = _value(alpha_expr, full, digits)
-        theta = _value(A.laplace_threshold(sy.eps).subs(sy.alpha, alpha_expr), full, digits)
+        alpha_star = evaluate_env(alpha_expr, full, digits)
+        theta = evaluate_env(A.laplace_threshold(sy.eps).subs(sy.alpha, alpha_expr), full, digits)
     return {"fscore": f_star, "one_minus_fscore": one_minus, "alpha": alpha_star,
             "threshold": theta, "branch": "plateau" if plateau else "interior",
             "method": "closed form (Eq. 24; derived by SymPy, claim LXM-Eq12)"}
@@ -117,10 +112,10 @@ def _numeric_optimum(record, env, digits):
         return compute
 
     alpha_star = verified(find, max(digits // 2, 5))
-    out = {"fscore": as_mpf(verified(at_argmax(f_fn), digits), digits + 10),
-           "one_minus_fscore": as_mpf(verified(at_argmax(g_fn), digits), digits + 10),
+    out = {"fscore": verified_mpf(at_argmax(f_fn), digits),
+           "one_minus_fscore": verified_mpf(at_argmax(g_fn), digits),
            "alpha": as_mpf(alpha_star, digits + 10)}
-    out["threshold"] = as_mpf(verified(at_argmax(t_fn), max(digits // 2, 5)), digits + 10) \
+    out["threshold"] = verified_mpf(at_argmax(t_fn), max(digits // 2, 5)) \
         if t_fn is not None else None
     out["branch"] = "endpoint" if isinstance(alpha_star, Exact) else "interior"
     out["method"] = "numerical maximisation over alpha (golden section in log alpha)"
@@ -141,5 +136,5 @@ def fscore_inverse(beta, bound, weight=None, digits: int = 15) -> dict:
                                        f"{mpmath.nstr(mpmath.mpf(floor.p) / floor.q, 6)} for every eps "
                                        f"(the plateau), above the bound {bound}"}
     env = {A.beta: exact_of(b), A.bound: exact_of(f), A.w: exact_of(wv)}
-    eps = _value(A.printed_inverse(), env, digits)
+    eps = evaluate_env(A.printed_inverse(), env, digits)
     return {"eps": eps, "reason": None}

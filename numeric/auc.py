@@ -17,7 +17,7 @@ from derive.tradeoff import TradeOff
 
 from .bridge import compile_mp, to_mpf
 from .inputs import bound_env
-from .precision import as_mpf, verified
+from .precision import evaluate_env, verified_mpf
 
 
 def auc(record: TradeOff, digits: int = 15):
@@ -25,9 +25,7 @@ def auc(record: TradeOff, digits: int = 15):
     expr = auc_expr(record)
     if expr is None:
         return auc_quadrature(record, digits)
-    fn = compile_mp(record.bind(expr))
-    env = bound_env(record)
-    return as_mpf(verified(lambda: fn(env), digits), digits + 10)
+    return evaluate_env(record.bind(expr), bound_env(record), digits)
 
 
 def auc_quadrature(record: TradeOff, digits: int = 15):
@@ -46,4 +44,4 @@ def auc_quadrature(record: TradeOff, digits: int = 15):
             nodes.append(to_mpf(compile_mp(b)(dict(bound_env(record)))))
         nodes = sorted(set(nodes + [mpmath.mpf(1)]))
         return 1 - mpmath.quad(f_at, nodes)
-    return as_mpf(verified(compute, digits), digits + 10)
+    return verified_mpf(compute, digits)

@@ -22,32 +22,25 @@ from derive.symbols import alpha as ALPHA, log_alpha as LOG_ALPHA
 from derive.tradeoff import TradeOff
 
 from . import profile as _profile
-from .bridge import compile_mp
+
 from .inputs import alpha_exact, bound_env, env_of, log_alpha_exact
-from .precision import as_mpf, format_number, verified
+from .precision import evaluate_env, format_number, verified_mpf
 
 __all__ = ["evaluate", "tradeoff", "power", "log_tradeoff", "log_power", "profile_delta",
            "profile_eps", "conjugate", "inverse", "symmetrized", "tradeoff_from_profile",
            "format_number"]
 
 
-def _finish(value, digits):
-    return as_mpf(value, digits + 10)
-
-
 def evaluate(expr: sp.Expr, values: dict, digits: int = 15):
     """``expr`` at exact ``values`` ({Symbol: number}) to ``digits`` verified digits."""
-    fn = compile_mp(expr)
-    env = env_of(values)
-    return _finish(verified(lambda: fn(env), digits), digits)
+    return evaluate_env(expr, env_of(values), digits)
 
 
 def _at(expr, record, symbol, exact_value, digits):
     """``expr`` of a bound record at one exact argument, verified."""
-    fn = compile_mp(expr)
     env = bound_env(record)
     env[symbol] = exact_value
-    return _finish(verified(lambda: fn(env), digits), digits)
+    return evaluate_env(expr, env, digits)
 
 
 def _at_alpha(expr, record, alpha, digits):
@@ -80,29 +73,29 @@ def log_power(record: TradeOff, log_alpha, digits: int = 15):
 
 def profile_delta(record: TradeOff, eps, digits: int = 15):
     """delta(eps) = 1 + f*(-e^eps), closed form where the record has one."""
-    return _finish(verified(_profile.delta_at(record, eps), digits), digits)
+    return verified_mpf(_profile.delta_at(record, eps), digits)
 
 
 def profile_eps(record: TradeOff, delta, digits: int = 15):
     """eps(delta) = inf{eps >= 0 : delta(eps) <= delta}; inf when none."""
-    return _finish(verified(_profile.eps_at(record, delta, digits), digits), digits)
+    return verified_mpf(_profile.eps_at(record, delta, digits), digits)
 
 
 def conjugate(record: TradeOff, y, digits: int = 15):
     """f*(y) = sup_{x in [0,1]} (x y - f(x))."""
-    return _finish(verified(_profile.conjugate_at(record, y), digits), digits)
+    return verified_mpf(_profile.conjugate_at(record, y), digits)
 
 
 def inverse(record: TradeOff, alpha, digits: int = 15):
     """f^{-1}(alpha) = inf{t in [0,1] : f(t) <= alpha}."""
-    return _finish(verified(_profile.inverse_at(record, alpha, digits), digits), digits)
+    return verified_mpf(_profile.inverse_at(record, alpha, digits), digits)
 
 
 def symmetrized(record: TradeOff, alpha, digits: int = 15):
     """max{f, f^{-1}}(alpha): the trade-off of a mechanism under symmetric neighbours."""
-    return _finish(verified(_profile.symmetrized_at(record, alpha, digits), digits), digits)
+    return verified_mpf(_profile.symmetrized_at(record, alpha, digits), digits)
 
 
 def tradeoff_from_profile(delta_of_eps, alpha, digits: int = 15):
     """f(alpha) = sup_eps f_{eps, delta(eps)}(alpha) for a profile (SymPy expr in eps')."""
-    return _finish(verified(_profile.from_profile_at(delta_of_eps, alpha, digits), digits), digits)
+    return verified_mpf(_profile.from_profile_at(delta_of_eps, alpha, digits), digits)

@@ -15,7 +15,7 @@ import mpmath
 
 from derive.errors import PrecisionExhausted
 
-from .bridge import Exact
+from .bridge import Exact, compile_mp
 
 GUARD = 10
 MAX_DPS = 20000
@@ -57,6 +57,17 @@ def verified(compute, digits: int, *, max_dps: int = MAX_DPS):
             raise PrecisionExhausted(
                 f"no agreement to {digits} digits up to {max_dps} decimal digits of working precision")
         first, dps = second, min(2 * dps, max_dps)
+
+
+def verified_mpf(compute, digits: int):
+    """``verified`` returned as an mpf (an exact result rounded at digits + 10)."""
+    return as_mpf(verified(compute, digits), digits + 10)
+
+
+def evaluate_env(expr, env: dict, digits: int):
+    """``expr`` at an environment of Exact/mpf values, to ``digits`` verified digits."""
+    fn = compile_mp(expr)
+    return verified_mpf(lambda: fn(env), digits)
 
 
 def as_mpf(value, dps: int = 50):

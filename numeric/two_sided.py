@@ -18,13 +18,11 @@ from derive.exact import rational
 from derive.symbols import alpha as ALPHA
 
 from .bridge import compile_fp, compile_mp, exact_of, fp_call, to_mpf
-from .precision import as_mpf, verified
+from .precision import evaluate_env, verified_mpf
 
 
 def _exact(expr, symbol, value, digits):
-    fn = compile_mp(expr)
-    env = {symbol: exact_of(rational("shift", value))}
-    return as_mpf(verified(lambda: fn(env), digits), digits + 10)
+    return evaluate_env(expr, {symbol: exact_of(rational("shift", value))}, digits)
 
 
 def auc_exact_laplace(shift, digits: int = 15):
@@ -45,7 +43,7 @@ def auc_exact_laplace_difference(shift, digits: int = 15):
         rv = to_mpf(exact_of(rational("shift", shift)))
         g = lambda cv: to_mpf(fn({T.c: cv, T.r: rv}))
         return mpmath.quad(g, [0, rv, mpmath.inf] if rv > 0 else [0, mpmath.inf])
-    return as_mpf(verified(compute, digits), digits + 10)
+    return verified_mpf(compute, digits)
 
 
 def auc_riemann(kind: str, shift: float, n: int = 1000) -> float:
