@@ -20,15 +20,11 @@ from derive.auc import derive_auc, printed_auc
 from numeric import attack as N
 from numeric import mp
 from numeric.auc import auc, auc_quadrature
+from numeric.inputs import alpha_exact
 
-from .registry import CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, Outcome, claim
+from .registry import CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, Outcome, agreement, claim
 
 SOURCE = "Liu, He, Chanyaswad, Wang, Mittal (2019) PoPETs 2019(3)"
-
-
-def _rel(a, b):
-    with mpmath.workdps(50):
-        return abs(a - b) / abs(b) if b != 0 else abs(a)
 
 
 @claim("LXM-Eq24", ("001",), SOURCE + ", Eq. 24 and Eq. 12 (w = 1), App. 10.3 / 10.5", "identity",
@@ -77,23 +73,17 @@ def _eq12_inv():
 @claim("LXM-Eq12", ("001",), SOURCE + ", Eq. 12", "identity",
        "Eq. 12 equals a brute-force maximisation of F_beta over the attack's level")
 def _eq12_brute():
-    worst, points = mpmath.mpf(0), 0
-    for eps in ("0.000001", "0.1", "1", "5", "30"):
-        for beta in ("0.01", "1", "100"):
-            rec = derive.laplace(eps)
-            closed = N.fscore_optimum(rec, beta, 20)
-            brute = N.fscore_optimum(dataclasses.replace(rec, name="laplace (generic)"), beta, 20)
-            err = max(_rel(closed["fscore"], brute["fscore"]),
-                      _rel(closed["one_minus_fscore"], brute["one_minus_fscore"]))
-            points += 1
-            if err > mpmath.mpf(10) ** -15:
-                return Outcome(FAILED, counterexample={"eps": eps, "beta": beta,
-                                                       "closed": str(closed["fscore"]),
-                                                       "brute": str(brute["fscore"])})
-            worst = max(worst, err)
-    return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=points,
-                   detail="F* and 1 - F* from the closed form vs golden-section maximisation over "
-                          "log alpha, 20 digits, eps in {1e-6, 0.1, 1, 5, 30} x beta in {0.01, 1, 100}")
+    def rows():
+        for eps in ("0.000001", "0.1", "1", "5", "30"):
+            for beta in ("0.01", "1", "100"):
+                rec = derive.laplace(eps)
+                closed = N.fscore_optimum(rec, beta, 20)
+                brute = N.fscore_optimum(dataclasses.replace(rec, name="laplace (generic)"), beta, 20)
+                for quantity in ("fscore", "one_minus_fscore"):
+                    yield {"eps": eps, "beta": beta, "quantity": quantity}, brute[quantity], closed[quantity]
+    return agreement(rows(), mpmath.mpf(10) ** -15,
+                     "F* and 1 - F* from the closed form vs golden-section maximisation over "
+                     "log alpha, 20 digits, eps in {1e-6, 0.1, 1, 5, 30} x beta in {0.01, 1, 100}")
 
 
 @claim("LXM-Thm2", ("001",), SOURCE + ", Theorem 2 and Corollary 1 (catalog LXM-Thm2, LXM-Cor1)",
@@ -130,45 +120,36 @@ def _thm2():
 @claim("LXM-Thm3", ("001",), SOURCE + ", Theorem 3 / Eq. 6 and Theorem 6", "identity",
        "the thresholds theta(alpha) of Eq. 6 (Laplace) and Thm 6 (Gaussian) have false-alarm rate alpha")
 def _thm3():
-    worst, points = mpmath.mpf(0), 0
-    for rec in (derive.laplace("1"), derive.classical_gaussian("0.5", "1e-5")):
-        for a in ("1e-300", "0.001", "0.3", "0.5", "0.7", "0.999"):
-            theta = N.pr(rec, a, 30)["threshold"]
-            with mpmath.workdps(60):
-                if rec.name == "laplace":
-                    gsr = mpmath.exp(-theta) / 2 if theta >= 0 else 1 - mpmath.exp(theta) / 2
-                else:
-                    sigma = mpmath.sqrt(2 * mpmath.log(mpmath.mpf(5) / 4 / mpmath.mpf("1e-5"))) / mpmath.mpf("0.5")
-                    gsr = mpmath.erfc(theta / sigma / mpmath.sqrt(2)) / 2
-                err = abs(gsr - mpmath.mpf(a)) / mpmath.mpf(a)
-            points += 1
-            if err > mpmath.mpf(10) ** -25:
-                return Outcome(FAILED, counterexample={"mechanism": rec.name, "alpha": a, "GSR": str(gsr)})
-            worst = max(worst, err)
-    return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=points,
-                   detail="P(noise > theta(alpha)) recomputed from the noise CDF equals alpha (30 digits)")
+    def rows():
+        for rec in (derive.laplace("1"), derive.classical_gaussian("0.5", "1e-5")):
+            for a in ("1e-300", "0.001", "0.3", "0.5", "0.7", "0.999"):
+                theta = N.pr(rec, a, 30)["threshold"]
+                with mpmath.workdps(60):
+                    if rec.name == "laplace":
+                        gsr = mpmath.exp(-theta) / 2 if theta >= 0 else 1 - mpmath.exp(theta) / 2
+                    else:
+                        sigma = mpmath.sqrt(2 * mpmath.log(mpmath.mpf(5) / 4 / mpmath.mpf("1e-5"))) / mpmath.mpf("0.5")
+                        gsr = mpmath.erfc(theta / sigma / mpmath.sqrt(2)) / 2
+                yield {"mechanism": rec.name, "alpha": a}, gsr, alpha_exact(a)
+    return agreement(rows(), mpmath.mpf(10) ** -25,
+                     "P(noise > theta(alpha)) recomputed from the noise CDF equals alpha (30 digits)")
 
 
 @claim("LXM-Eq15-stat", ("001",), SOURCE + ", Eq. 15 (catalog LXM-Eq15-stat)", "identity",
        "the Gaussian F*_beta maximiser solves Phibar(t - d) = e^{t d - d^2/2}(Phibar(t) + beta^2)")
 def _eq15():
-    worst, points = mpmath.mpf(0), 0
-    for eps, delta in (("1", "1e-5"), ("3", "1e-5")):
-        rec = derive.classical_gaussian(eps, delta)
-        out = N.fscore_optimum(rec, "1", 20)
-        with mpmath.workdps(40):
-            sigma = mpmath.sqrt(2 * mpmath.log(mpmath.mpf(5) / 4 / mpmath.mpf(delta))) / mpmath.mpf(eps)
-            d, t = 1 / sigma, out["threshold"] / sigma
-            lhs = mpmath.erfc((t - d) / mpmath.sqrt(2)) / 2
-            rhs = mpmath.exp(t * d - d * d / 2) * (mpmath.erfc(t / mpmath.sqrt(2)) / 2 + 1)
-            err = abs(lhs - rhs) / rhs
-        points += 1
-        if err > mpmath.mpf(10) ** -8:
-            return Outcome(FAILED, counterexample={"eps": eps, "delta": delta, "lhs": str(lhs), "rhs": str(rhs)})
-        worst = max(worst, err)
-    return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=points,
-                   detail="stationarity residual at the numerically found optimum (threshold verified "
-                          "to 10 digits), beta = 1")
+    def rows():
+        for eps, delta in (("1", "1e-5"), ("3", "1e-5")):
+            out = N.fscore_optimum(derive.classical_gaussian(eps, delta), "1", 20)
+            with mpmath.workdps(40):
+                sigma = mpmath.sqrt(2 * mpmath.log(mpmath.mpf(5) / 4 / mpmath.mpf(delta))) / mpmath.mpf(eps)
+                d, t = 1 / sigma, out["threshold"] / sigma
+                lhs = mpmath.erfc((t - d) / mpmath.sqrt(2)) / 2
+                rhs = mpmath.exp(t * d - d * d / 2) * (mpmath.erfc(t / mpmath.sqrt(2)) / 2 + 1)
+            yield {"eps": eps, "delta": delta}, lhs, rhs
+    return agreement(rows(), mpmath.mpf(10) ** -8,
+                     "stationarity residual at the numerically found optimum (threshold verified "
+                     "to 10 digits), beta = 1")
 
 
 def _not_modelled(reason):
@@ -213,16 +194,9 @@ def _auc_symbolic():
 @claim("DF-AUC:quadrature", ("000", "003"), "catalog DF-AUC", "identity",
        "every AUC closed form (Gaussian Phi(mu/sqrt2) included) equals tanh-sinh quadrature of 1 - f")
 def _auc_numeric():
-    worst, points = mpmath.mpf(0), 0
-    for rec in AUC_CASES:
-        closed, quad = auc(rec, 30), auc_quadrature(rec, 30)
-        err = _rel(closed, quad)
-        points += 1
-        if err > mpmath.mpf(10) ** -28:
-            return Outcome(FAILED, counterexample={"case": str(rec), "closed": str(closed), "quad": str(quad)})
-        worst = max(worst, err)
-    return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=points,
-                   detail="30 digits each: " + ", ".join(str(r) for r in AUC_CASES))
+    rows = (({"case": str(rec)}, auc(rec, 30), auc_quadrature(rec, 30)) for rec in AUC_CASES)
+    return agreement(rows, mpmath.mpf(10) ** -28,
+                     "closed form vs quadrature (reference), 30 digits each: " + ", ".join(str(r) for r in AUC_CASES))
 
 
 # ------------------------------------------------------------------ seed 003
@@ -245,18 +219,14 @@ def _mha_a():
 def _mha_b():
     from numeric.bridge import compile_mp
     fn = compile_mp(TWO.normal_power())
-    worst, points = mpmath.mpf(0), 0
-    for dv in ("0.1", "1", "3"):
-        closed = TS.auc_exact_normal(dv, 20)
-        with mpmath.workdps(35):
-            quad = mpmath.quad(lambda a: fn({sy.alpha: a, TWO.d: mpmath.mpf(dv)}), [0, mpmath.mpf(1) / 2, 1])
-            err = abs(quad - closed) / closed
-        points += 1
-        if err > mpmath.mpf(10) ** -18:
-            return Outcome(FAILED, counterexample={"d": dv, "closed": str(closed), "quadrature": str(quad)})
-        worst = max(worst, err)
-    return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=points,
-                   detail="closed form vs tanh-sinh quadrature of the power curve, d in {0.1, 1, 3}")
+
+    def rows():
+        for dv in ("0.1", "1", "3"):
+            with mpmath.workdps(35):
+                quad = mpmath.quad(lambda a: fn({sy.alpha: a, TWO.d: mpmath.mpf(dv)}), [0, mpmath.mpf(1) / 2, 1])
+            yield {"d": dv}, quad, TS.auc_exact_normal(dv, 20)
+    return agreement(rows(), mpmath.mpf(10) ** -18,
+                     "closed form vs tanh-sinh quadrature of the power curve, d in {0.1, 1, 3}")
 
 
 @claim("MHA-Def5", ("003",), MHA + ", Definitions 4 and 5", "inequality",
@@ -283,22 +253,15 @@ def _pr_curve():
                      (sp.exp(-e) / (4 * (1 - r)), r >= sp.S.Half), (sp.exp(-e) * r, True))
     printed = r / (r + g)
     ours = A.pr_curve(derive.laplace()).subs(A.w, 1)
-    from numeric.bridge import Exact, compile_mp, exact_of
+    from numeric.bridge import compile_mp, exact_of
     from numeric.precision import verified
     f_printed, f_ours = compile_mp(printed), compile_mp(ours)
-    worst, points = mpmath.mpf(0), 0
-    for eps in ("0.5", "2"):
-        for rv in ("0.001", "0.2", "0.5", "0.7", "0.95", "0.999"):
-            env = {e: exact_of(sp.Rational(eps)), r: exact_of(sp.Rational(rv))}
-            a = verified(lambda: f_printed(env), 25)
-            b = verified(lambda: f_ours(env), 25)
-            with mpmath.workdps(40):
-                a = a.mpf() if isinstance(a, Exact) else a
-                b = b.mpf() if isinstance(b, Exact) else b
-                err = abs(a - b) / a
-            points += 1
-            if err > mpmath.mpf(10) ** -23:
-                return Outcome(FAILED, counterexample={"eps": eps, "recall": rv, "printed": str(a), "ours": str(b)})
-            worst = max(worst, err)
-    return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=points,
-                   detail="r/(r + f(1 - r)) from the Laplace trade-off vs the catalog's closed form, 25 digits")
+
+    def rows():
+        for eps in ("0.5", "2"):
+            for rv in ("0.001", "0.2", "0.5", "0.7", "0.95", "0.999"):
+                env = {e: exact_of(sp.Rational(eps)), r: exact_of(sp.Rational(rv))}
+                yield ({"eps": eps, "recall": rv}, verified(lambda: f_ours(env), 25),
+                       verified(lambda: f_printed(env), 25))
+    return agreement(rows(), mpmath.mpf(10) ** -23,
+                     "r/(r + f(1 - r)) from the Laplace trade-off vs the catalog's closed form, 25 digits")

@@ -21,11 +21,12 @@ from derive.posterior import one_minus_posterior, prior, prior_c
 from derive.special import Phi, PhiInv, to_erf
 from derive.tradeoff import eps_prime
 from numeric import mp
-from numeric.bridge import Exact, compile_mp
+from numeric.bridge import Exact, compile_mp, exact_of
+from numeric.inputs import alpha_exact, bound_env
 from numeric.precision import verified
 
 from .grid import ALPHA_GRID, DIGITS, mechanism_cases
-from .registry import CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, Outcome, claim
+from .registry import CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, Outcome, agreement, claim
 
 TOL = mpmath.mpf(10) ** (-(DIGITS - 3))
 
@@ -46,13 +47,8 @@ def _grid_values(rec):
     f = [mp.tradeoff(rec, a, DIGITS) for a in ALPHA_GRID]
     p = [mp.power(rec, a, DIGITS) for a in ALPHA_GRID]
     with mpmath.workdps(DIGITS + 20):
-        al = [Exact(*_ratio(a)).mpf() for a in ALPHA_GRID]
+        al = [alpha_exact(a).mpf() for a in ALPHA_GRID]
     return al, f, p
-
-
-def _ratio(text):
-    r = sp.Rational(text)
-    return int(r.p), int(r.q)
 
 
 # ------------------------------------------------------------------ axioms
@@ -142,8 +138,8 @@ def _complement(cases, symbolic) -> Outcome:
             dps = 40 + int(1.2 * max(-mpmath.log10(mpmath.mpf(r.p) / r.q),
                                      -mpmath.log10(1 - mpmath.mpf(r.p) / r.q)))
             with mpmath.workdps(dps):
-                env = {k: Exact(int(v.p), int(v.q)) for k, v in rec.values.items()}
-                env[sy.alpha] = Exact(int(r.p), int(r.q))
+                env = bound_env(rec)
+                env[sy.alpha] = exact_of(r)
                 f_naive = naive(env)
                 f_naive = f_naive.mpf() if isinstance(f_naive, Exact) else f_naive
                 ref = 1 - f_naive if small == "power" else f_naive
@@ -221,24 +217,16 @@ def _laplace_from_definition():
     definition = LAPLACE_CDF.subs(sy.x, LAPLACE_QUANTILE.subs(sy.p, 1 - sy.alpha) - e)
     derived = sp.piecewise_fold(definition)
     fn = compile_mp(derived)
-    worst, points = mpmath.mpf(0), 0
-    for eps in ("0", "0.1", "1", "2.5", "10"):
-        rec = derive.laplace(eps)
-        for a in ALPHA_GRID:
-            env = {sy.eps: Exact(*_ratio(eps)), sy.alpha: Exact(*_ratio(a))}
-            direct = verified(lambda: fn(env), DIGITS)
-            closed = mp.tradeoff(rec, a, DIGITS)
-            with mpmath.workdps(DIGITS + 20):
-                direct = direct.mpf() if isinstance(direct, Exact) else direct
-                err = abs(direct - closed) / max(abs(closed), mpmath.mpf(10) ** -300) if closed else abs(direct)
-            points += 1
-            if err > mpmath.mpf(10) ** (-(DIGITS - 2)):
-                return Outcome(FAILED, counterexample={"eps": eps, "alpha": a, "closed": str(closed),
-                                                       "definition": str(direct)})
-            worst = max(worst, err)
-    return Outcome(CONFIRMED, margin=_fmt(worst), points=points,
-                   detail="SymPy composes F(F^{-1}(1-alpha)-eps) (piecewise_fold); equal to the closed "
-                          f"form to {DIGITS} digits for eps in {{0, 0.1, 1, 2.5, 10}} on the alpha grid")
+
+    def rows():
+        for eps in ("0", "0.1", "1", "2.5", "10"):
+            rec = derive.laplace(eps)
+            for a in ALPHA_GRID:
+                env = {sy.eps: exact_of(sp.Rational(eps)), sy.alpha: alpha_exact(a)}
+                yield {"eps": eps, "alpha": a}, verified(lambda: fn(env), DIGITS), mp.tradeoff(rec, a, DIGITS)
+    return agreement(rows(), mpmath.mpf(10) ** (-(DIGITS - 2)),
+                     "SymPy composes F(F^{-1}(1-alpha)-eps) (piecewise_fold); equal to the closed "
+                     f"form to {DIGITS} digits for eps in {{0, 0.1, 1, 2.5, 10}} on the alpha grid")
 
 
 # ------------------------------------------------------------ GDP profile
@@ -267,22 +255,14 @@ def _gdp_profile_symbolic():
 
 
 def _profile_numeric(cases) -> Outcome:
-    worst, points = mpmath.mpf(0), 0
-    for label, rec, eps_list in cases:
-        bare = dataclasses.replace(rec, profile=None)
-        for eps in eps_list:
-            closed = mp.profile_delta(rec, eps, 20)
-            numeric = mp.profile_delta(bare, eps, 20)
-            points += 1
-            with mpmath.workdps(40):
-                err = abs(closed - numeric) / abs(closed) if closed else abs(numeric)
-            if err > mpmath.mpf(10) ** -18:
-                return Outcome(FAILED, counterexample={"case": label, "eps": eps,
-                                                       "closed": str(closed), "sup": str(numeric)})
-            worst = max(worst, err)
-    return Outcome(CONFIRMED, margin=_fmt(worst), points=points,
-                   detail="closed form vs numerical supremum of 1 - f(alpha) - e^eps alpha "
-                          "(golden section in log alpha plus breakpoints), 20 digits each")
+    def rows():
+        for label, rec, eps_list in cases:
+            bare = dataclasses.replace(rec, profile=None)
+            for eps in eps_list:
+                yield {"case": label, "eps": eps}, mp.profile_delta(bare, eps, 20), mp.profile_delta(rec, eps, 20)
+    return agreement(rows(), mpmath.mpf(10) ** -18,
+                     "closed form (reference) vs numerical supremum of 1 - f(alpha) - e^eps alpha "
+                     "(golden section in log alpha plus breakpoints), 20 digits each")
 
 
 @claim("DRS-Prop2.12:gaussian", ("000", "004"), "Dong, Roth, Su (2022) Prop. 2.12 and Cor. 2.13",
@@ -312,18 +292,9 @@ def _other_profiles():
 def _dual_primal():
     rec = derive.gaussian(1)
     profile = rec.bind(rec.profile)
-    worst, points = mpmath.mpf(0), 0
-    for a in ("1e-10", "0.05", "0.3", "0.7"):
-        direct = mp.tradeoff(rec, a, 20)
-        dual = mp.tradeoff_from_profile(profile, a, 20)
-        with mpmath.workdps(40):
-            err = abs(direct - dual) / direct
-        points += 1
-        if err > mpmath.mpf(10) ** -18:
-            return Outcome(FAILED, counterexample={"alpha": a, "G": str(direct), "sup": str(dual)})
-        worst = max(worst, err)
-    return Outcome(CONFIRMED, margin=_fmt(worst), points=points,
-                   detail="mu = 1, alpha in {1e-10, 0.05, 0.3, 0.7}, 20 digits")
+    rows = (({"alpha": a}, mp.tradeoff_from_profile(profile, a, 20), mp.tradeoff(rec, a, 20))
+            for a in ("1e-10", "0.05", "0.3", "0.7"))
+    return agreement(rows, mpmath.mpf(10) ** -18, "mu = 1, alpha in {1e-10, 0.05, 0.3, 0.7}, 20 digits")
 
 
 # ------------------------------------------------------- Theorem 1, Cor. 2
@@ -341,8 +312,8 @@ def _theorem1():
         fn = compile_mp(expr)
         for pi_text in PRIORS:
             pi = sp.Rational(pi_text)
-            env = {k: Exact(int(v.p), int(v.q)) for k, v in rec.values.items()}
-            env.update({prior: Exact(int(pi.p), int(pi.q)), prior_c: Exact(int((1 - pi).p), int((1 - pi).q))})
+            env = bound_env(rec)
+            env.update({prior: exact_of(pi), prior_c: exact_of(1 - pi)})
             env[sy.alpha] = Exact(0)
             try:
                 at0 = verified(lambda: fn(env), DIGITS)
@@ -351,7 +322,7 @@ def _theorem1():
                 attained = False   # 0/0: f(0) = 1, the posterior is undefined at alpha = 0
             positive_elsewhere = True
             for a in ALPHA_GRID[1:]:
-                env[sy.alpha] = Exact(*_ratio(a))
+                env[sy.alpha] = alpha_exact(a)
                 v = verified(lambda: fn(env), 10)
                 points += 1
                 if not (v > 0 if not isinstance(v, Exact) else v.p > 0):
@@ -376,7 +347,7 @@ def _corollary2():
             bound = mpmath.exp(mpmath.mpf(eps.p) / eps.q)
             for a in ALPHA_GRID[1:]:
                 pw = mp.power(rec, a, DIGITS)
-                ratio = pw / Exact(*_ratio(a)).mpf()
+                ratio = pw / alpha_exact(a).mpf()
                 slack = (bound - ratio) / bound
                 points += 1
                 if slack < -TOL:

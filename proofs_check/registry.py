@@ -43,6 +43,31 @@ class Claim:
     check: Callable[[], Outcome] = field(compare=False)
 
 
+def agreement(rows, tolerance, detail: str) -> Outcome:
+    """CONFIRMED when every ``(context, value, reference)`` row agrees within ``tolerance``.
+
+    The error is relative (|value - reference| / |reference|; absolute when the
+    reference is 0), computed at 60 digits; Exact values are accepted.  The first
+    row beyond the tolerance gives FAILED with its context and both values as the
+    counterexample; otherwise the margin is the worst error and points the rows.
+    """
+    import mpmath
+
+    from numeric.precision import as_mpf
+
+    worst, points = mpmath.mpf(0), 0
+    for context, value, reference in rows:
+        with mpmath.workdps(60):
+            v, r = as_mpf(value, 60), as_mpf(reference, 60)
+            err = abs(v - r) / abs(r) if r != 0 else abs(v)
+        points += 1
+        if err > tolerance:
+            return Outcome(FAILED, detail=detail,
+                           counterexample={**context, "value": str(v), "reference": str(r)})
+        worst = max(worst, err)
+    return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=points, detail=detail)
+
+
 _REGISTRY: dict[str, Claim] = {}
 
 
