@@ -99,8 +99,9 @@ def profile_delta(record: TradeOff, eps):
     return _scalar_mp(_mp.profile_delta, record, e)
 
 
-def _scalar_mp(func, record, arr):
-    out = np.vectorize(lambda v: float(func(record, repr(float(v)), 17)))(arr)
+def _scalar_mp(func, first, arr):
+    """``func(first, value, 17)`` of the mp path for each float value, rounded to float64."""
+    out = np.vectorize(lambda v: float(func(first, repr(float(v)), 17)))(arr)
     return _result(out)
 
 
@@ -129,5 +130,4 @@ def symmetrized(record: TradeOff, alpha):
 def tradeoff_from_profile(delta_of_eps: sp.Expr, alpha):
     """sup_eps f_{eps, delta(eps)}(alpha) via the mp path rounded to float64."""
     a = _array("alpha", alpha, 0.0, 1.0)
-    out = np.vectorize(lambda v: float(_mp.tradeoff_from_profile(delta_of_eps, repr(float(v)), 17)))(a)
-    return _result(out)
+    return _scalar_mp(_mp.tradeoff_from_profile, delta_of_eps, a)

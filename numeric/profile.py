@@ -92,17 +92,23 @@ def _sup_concave(record: TradeOff, slope_fn):
     return compute
 
 
-def delta_at(record: TradeOff, eps):
-    """compute() of delta(eps) for the record."""
-    e = exact_of(parse("eps", eps, 0))
+def _delta_of(record: TradeOff, e):
+    """compute() of delta at eps = e (an Exact or an mpf): the closed form, else the supremum."""
     if record.profile is not None:
         fn = compile_mp(record.bind(record.profile))
         env = {eps_prime: e}
         return lambda: fn(env)
 
     def slope():
-        return -mpmath.exp(e.mpf()) if e.p else Exact(-1)
+        if isinstance(e, Exact) and e.p == 0:
+            return Exact(-1)
+        return -mpmath.exp(to_mpf(e))
     return _sup_concave(record, slope)
+
+
+def delta_at(record: TradeOff, eps):
+    """compute() of delta(eps) for the record."""
+    return _delta_of(record, exact_of(parse("eps", eps, 0)))
 
 
 def conjugate_at(record: TradeOff, y):
@@ -120,18 +126,8 @@ def eps_at(record: TradeOff, delta, digits: int):
     """compute() of eps(delta) = inf{eps >= 0 : delta(eps) <= delta}."""
     target = exact_of(parse("delta", delta, 0, 1, high_open=True))
 
-    def delta_of(e_mpf_or_exact):
-        if record.profile is not None:
-            fn = compile_mp(record.bind(record.profile))
-            return fn({eps_prime: e_mpf_or_exact})
-        e = e_mpf_or_exact
-
-        def slope():
-            return -mpmath.exp(to_mpf(e))
-        return _sup_concave(record, slope)()
-
     def above(e):
-        d = delta_of(e)
+        d = _delta_of(record, e)()
         if isinstance(d, Exact):
             return d.cmp(target) > 0
         return d > to_mpf(target)
