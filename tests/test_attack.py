@@ -15,7 +15,7 @@ import pytest
 import derive
 from derive.attack import prior_weight
 from derive.errors import DomainError
-from numeric import attack, mp
+from numeric import attack
 from numeric.auc import auc
 
 

@@ -38,7 +38,8 @@ def test_fscore_json_and_branch():
     d = json.loads(out)
     assert rc == 0 and d["branch"] == "interior"
     with mpmath.workdps(40):
-        # Eq. 12 evaluated here by hand: s = sqrt(1 + 4 e^2), F = 2 (s - 1)/(2 s)
+        # the printed Eq. 12 evaluated here by hand (s = sqrt(1 + 4 e^2), F = (s - 1)/s): this checks the
+        # command's plumbing; the formula itself is checked against brute force in test_attack.py
         s = mpmath.sqrt(1 + 4 * mpmath.exp(2))
         assert abs(mpmath.mpf(d["fscore"]) - (s - 1) / s) < 1e-15
     rc, out, _ = run("fscore", "laplace", "--eps", "0.5", "--beta", "1", "--json")

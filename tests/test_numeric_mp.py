@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import derive
-from derive.errors import DomainError, PrecisionExhausted
+from derive.errors import DomainError
 from derive.symbols import alpha as ALPHA, x as X
 from numeric import mp
 from numeric.bridge import Exact, compile_mp

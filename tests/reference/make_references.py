@@ -12,9 +12,7 @@ project.  Regenerate with:
 script).
 """
 import fractions
-import math
 import os
-import sys
 import time
 
 import mpmath

@@ -50,7 +50,7 @@ URS_F0[(mu, n)] = f(0) = 1 - p, p = (1 - exp(-mu))/n, exact sympy, evalf(40, str
     The seed paper's catalog numbers 0.980967483607, 0.873575888234, 0.816416999725
     (mu = 0.1, 1, 2.5) are reproduced by n = 0.1: [5], 1: [5], 2.5: [5]; those (mu, n) keys are included.
 
-Check log (from the generating run, total runtime 9.2 s):
+Check log (from the generating run, total runtime 10.7 s):
     GAUSSIAN (0.5, 1e-20): method A (dps 104) vs method B (bisection, dps 60): beta 60 digits, power 60 digits
     GAUSSIAN (1, 1e-20): method A (dps 104) vs method B (bisection, dps 60): beta 60 digits, power 60 digits
     GAUSSIAN (5, 1e-20): method A (dps 104) vs method B (bisection, dps 60): beta 60 digits, power 60 digits
