@@ -309,11 +309,17 @@ def _mp_node(expr: sp.Basic, naive: bool) -> Node:
             v = k(env)
             return Exact(abs(v.p), v.q) if isinstance(v, Exact) else abs(v)
         return abs_
-    if isinstance(expr, (sp.erf, sp.erfc, sp.erfinv)):
+    if type(expr) in _ELEMENTARY:
         (k,) = kids
-        f = {sp.erf: mpmath.erf, sp.erfc: mpmath.erfc, sp.erfinv: mpmath.erfinv}[type(expr)]
+        f = _ELEMENTARY[type(expr)]
         return lambda env: f(to_mpf(k(env)))
     raise TypeError(f"no mpmath kernel for {type(expr).__name__} in {expr}")
+
+
+#: one-argument functions evaluated by their mpmath namesake (no exact shortcut)
+_ELEMENTARY = {sp.erf: mpmath.erf, sp.erfc: mpmath.erfc, sp.erfinv: mpmath.erfinv,
+               sp.tanh: mpmath.tanh, sp.atanh: mpmath.atanh, sp.cosh: mpmath.cosh,
+               sp.sinh: mpmath.sinh}
 
 
 @lru_cache(maxsize=512)

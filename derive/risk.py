@@ -1,0 +1,193 @@
+"""Failure class and relative disclosure risk of a trade-off record.
+
+de Fondeville (2026), arXiv:2603.12753v1, catalog ids:
+
+* DF-Thm1: for a prior in (0, 1), the posterior after a positive test reaches 1
+  (at alpha = 0) iff f(0) < 1 (catastrophic failure);
+* DF-Def7, DF-Thm2: rho = sup_alpha (1 - f(alpha))/alpha, finite iff the limit
+  at alpha -> 0+ is finite.  Since 1 - f is concave with 1 - f(0) >= 0,
+  (1 - f(alpha))/alpha is non-increasing (catalog DF-rho-a0), so
+  rho = lim_{alpha->0+} (1 - f(alpha))/alpha: infinite when f(0) < 1, and the
+  right derivative -f'(0+) when f(0) = 1 (L'Hopital);
+* DF-Table1: f(0) = 1 and rho < inf: no failure; f(0) = 1 and rho = inf:
+  graceful; f(0) < 1: catastrophic;
+* DF-Def6 with the monotonicity above: sup_alpha p_post(alpha) is the limit at
+  alpha -> 0+, pi rho / (pi rho + 1 - pi) (1 when rho = inf);
+* DF-rho-a0: rho_alpha0 = sup over [alpha0, 1] = (1 - f(alpha0))/alpha0.
+
+Limits are taken by SymPy: ``sympy.limit`` where it succeeds; otherwise the
+piece of a Piecewise/Max that is active as alpha -> 0+ is selected, and a
+normal quantile PhiInv(g(alpha)) with g(0) in {0, 1} is replaced by -t or +t,
+t -> +oo (the change of variable alpha = Phi(-t) of DF-Cor1), after which
+``sympy.limit`` in t decides.  Continuity of f on [0, 1] (Dong, Roth, Su 2022,
+Prop. 2.2) makes f(0) the value at 0 when the expression evaluates there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+from .posterior import prior, prior_c
+from .special import PhiInv
+from .symbols import alpha
+from .tradeoff import TradeOff
+
+NONE, GRACEFUL, CATASTROPHIC = "none", "graceful", "catastrophic"
+
+_t = sp.Symbol("t", positive=True)
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A limit at alpha -> 0+ and how SymPy obtained it."""
+
+    value: sp.Expr
+    method: str
+
+
+def _usable(v) -> bool:
+    if v is None or v.has(sp.nan, sp.zoo, sp.Limit, sp.AccumBounds):
+        return False
+    return not v.has(alpha)
+
+
+def _sympy_limit(expr):
+    try:
+        v = sp.limit(expr, alpha, 0, "+")
+    except (NotImplementedError, TypeError, ValueError, AttributeError):
+        return None
+    return v if _usable(v) else None
+
+
+def _active_piece(expr):
+    """The argument of a Piecewise whose condition holds for alpha in (0, a), some a > 0."""
+    for piece, cond in expr.args:
+        at0 = cond.subs(alpha, 0)
+        if at0 is sp.true:
+            return piece
+        if at0 is sp.false:
+            # alpha > 0 (or a condition that is first true just above 0) is the only way a
+            # false condition at 0 can still hold on (0, a): test a point just above 0
+            if cond.subs(alpha, sp.Rational(1, 10**60)) is sp.true and \
+                    cond.subs(alpha, sp.Rational(1, 10**61)) is sp.true:
+                return piece
+            continue
+        return None     # undecided (symbolic parameters): give up on this route
+    return None
+
+
+def _quantile_substitution(expr):
+    """PhiInv(g(alpha)) -> -t (g(0) = 0) or +t (g(0) = 1); None when none occurs."""
+    found = []
+
+    def repl(e):
+        g0 = sp.simplify(e.args[0].subs(alpha, 0))
+        if g0 == 0:
+            found.append(e)
+            return -_t
+        if g0 == 1:
+            found.append(e)
+            return _t
+        return e
+    out = expr.replace(lambda e: isinstance(e, PhiInv), repl)
+    if not found or out.has(alpha):
+        return None
+    out = sp.powsimp(sp.expand(sp.simplify(out)), combine="exp")
+    try:
+        v = sp.limit(out, _t, sp.oo)
+    except (NotImplementedError, TypeError, ValueError):
+        return None
+    return v if _usable(v) else None
+
+
+def _decide_heaviside(value: sp.Expr) -> sp.Expr:
+    """Heaviside(g(theta)) -> 1 or 0 when g has one sign for every theta in the symbol's domain."""
+    def decide(h):
+        g = h.args[0]
+        syms = list(g.free_symbols)
+        if len(syms) != 1:
+            return h
+        s = syms[0]
+        domain = sp.Interval.open(0, sp.oo) if s.is_positive else sp.Interval(0, sp.oo) \
+            if s.is_nonnegative else sp.S.Reals
+        if sp.solveset(g > 0, s, domain) == domain:
+            return sp.S.One
+        if sp.solveset(g < 0, s, domain) == domain:
+            return sp.S.Zero
+        return h
+    return value.replace(lambda e: isinstance(e, sp.Heaviside), decide)
+
+
+def limit_at_zero(expr: sp.Expr) -> Limit:
+    """lim_{alpha -> 0+} expr, or raise NotImplementedError when SymPy cannot decide."""
+    v = _sympy_limit(expr)
+    if v is not None:
+        return Limit(v, "sympy.limit")
+    if isinstance(expr, sp.Piecewise):
+        piece = _active_piece(expr)
+        if piece is not None:
+            inner = limit_at_zero(piece)
+            return Limit(inner.value, "active piece near 0, " + inner.method)
+    if isinstance(expr, (sp.Max, sp.Min)):
+        parts = [limit_at_zero(a) for a in expr.args]
+        op = sp.Max if isinstance(expr, sp.Max) else sp.Min
+        return Limit(op(*[p.value for p in parts]),
+                     f"{op.__name__} of the limits ({'; '.join(sorted({p.method for p in parts}))})")
+    v = _quantile_substitution(expr)
+    if v is not None:
+        return Limit(v, "quantile substitution alpha = Phi(-t), sympy.limit in t -> oo")
+    at0 = expr.subs(alpha, 0)
+    if _usable(at0):
+        at0 = sp.simplify(_decide_heaviside(at0))
+        if at0.is_finite:
+            return Limit(at0, "continuity: the expression evaluates at alpha = 0")
+    raise NotImplementedError(f"SymPy cannot take lim alpha->0+ of {expr}")
+
+
+def f_at_zero(record: TradeOff) -> Limit:
+    """f(0) exactly (DF-Thm1): a limit, equal to the value by continuity of f."""
+    return limit_at_zero(record.f)
+
+
+def is_below_one(value: sp.Expr) -> bool:
+    """Decide value < 1 for an exact f(0) (SymPy evaluates numerically with error control)."""
+    if isinstance(value, sp.Max):
+        return all(is_below_one(a) for a in value.args)
+    if isinstance(value, sp.Min):
+        return any(is_below_one(a) for a in value.args)
+    decided = sp.Lt(sp.simplify(value), 1)
+    if decided not in (sp.true, sp.false):
+        raise NotImplementedError(f"cannot decide whether f(0) = {value} is below 1")
+    return bool(decided)
+
+
+def rho(record: TradeOff) -> Limit:
+    """rho = sup (1 - f)/alpha = lim_{alpha->0+} (1 - f(alpha))/alpha (DF-Thm2)."""
+    f0 = f_at_zero(record)
+    if is_below_one(f0.value):
+        return Limit(sp.oo, f"f(0) = {f0.value} < 1, so (1 - f(alpha))/alpha >= (1 - f(0))/alpha -> oo")
+    direct = _sympy_limit(record.one_minus_f / alpha)
+    if direct is not None:
+        return Limit(direct, "sympy.limit of (1 - f(alpha))/alpha")
+    slope = limit_at_zero(sp.diff(record.one_minus_f, alpha))
+    return Limit(slope.value, "f(0) = 1: L'Hopital, the limit of d(1 - f)/dalpha; " + slope.method)
+
+
+def failure_class(f0_below_one: bool, rho_value: sp.Expr) -> str:
+    """DF-Table1."""
+    if f0_below_one:
+        return CATASTROPHIC
+    return GRACEFUL if rho_value is sp.oo else NONE
+
+
+def rho_alpha0(record: TradeOff) -> sp.Expr:
+    """(1 - f(alpha))/alpha, to be taken at alpha = alpha0 (DF-rho-a0)."""
+    return record.power / alpha
+
+
+def posterior_sup(rho_value: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """(sup p_post, 1 - sup p_post) for a finite rho: pi rho/(pi rho + 1 - pi) and its complement."""
+    den = prior * rho_value + prior_c
+    return prior * rho_value / den, prior_c / den

@@ -1,0 +1,120 @@
+"""Privacy-first and utility-first parameter choice to verified digits (seed 000).
+
+The roots are SymPy's (``derive.design``); here the inputs are checked, the
+root whose validity condition holds is picked with exact arithmetic, and it is
+evaluated through ``numeric.precision.evaluate_env``.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from derive import design as D
+from derive.errors import DomainError
+from derive.exact import parse
+from derive.symbols import alpha as ALPHA, mu as MU, n as N
+from derive.tradeoff import TradeOff
+
+from .bridge import exact_of
+from .precision import evaluate_env
+
+TARGETS = ("rho", "rho-alpha0", "power")
+
+
+def _name(symbol: sp.Symbol) -> str:
+    return "eps" if symbol.name == "epsilon" else symbol.name
+
+
+def _pick(roots, subs: dict):
+    """The first root whose condition is true at the exact values ``subs``."""
+    for root, cond in roots:
+        if sp.sympify(cond).xreplace(subs) is sp.true:
+            return root
+    return None
+
+
+def select(record: TradeOff, target: str, value, alpha0=None, digits: int = 15) -> dict:
+    """The parameter for which rho, rho_alpha0 or the power at alpha0 takes ``value``."""
+    if target not in TARGETS:
+        raise DomainError("target", target, "one of " + ", ".join(TARGETS))
+    sym = D.parameter(record)
+    if target == "rho":
+        r = parse("value", value, 1, None)
+        rho = D.rho_of_parameter(record).value
+        if rho is sp.oo:
+            raise DomainError("target", "rho", f"a target {record.name} can meet: rho = inf for every "
+                              f"{sym.name} > 0 (failure is graceful or catastrophic); "
+                              "use --target rho-alpha0 or --target power")
+        roots, subs = D.rho_roots(record), {D.target: r}
+        equation = sp.Eq(rho, D.target)
+    else:
+        if alpha0 is None:
+            raise DomainError("alpha0", "missing", f"a level in (0, 1) for --target {target}")
+        a0 = parse("alpha0", alpha0, 0, 1, low_open=True, high_open=True)
+        if target == "power":
+            v = parse("value", value, a0, 1, high_open=True)
+        else:
+            r = parse("value", value, 1, 1 / a0, high_open=True)
+            v = r * a0
+        roots, subs = D.power_roots(record), {D.alpha0: a0, D.target: v}
+        equation = sp.Eq(record.power.subs(ALPHA, D.alpha0), D.target)
+    root = _pick(roots, subs)
+    if root is None:
+        raise DomainError("value", value, f"a value for which {equation} has a root with "
+                          f"{sym.name} >= 0 (SymPy found none valid)")
+    env = {s: exact_of(v) for s, v in subs.items()}
+    got = evaluate_env(root, env, digits)
+    return {"parameter": _name(sym), "value": got, "expr": root, "equation": equation}
+
+
+def _ztest_env(n, sigma, m, alpha, delta_q=None) -> dict:
+    nn = parse("n", n, 1, None, integer=True)
+    dq = parse("delta_q", delta_q, 0, None, low_open=True) if delta_q is not None else 1 / nn
+    return {N: exact_of(nn), D.sigma: exact_of(parse("sigma", sigma, 0, None, low_open=True)),
+            D.m: exact_of(parse("m", m, 0, None, low_open=True)),
+            ALPHA: exact_of(parse("alpha", alpha, 0, 1, low_open=True, high_open=True)),
+            D.delta_q: exact_of(dq)}
+
+
+def ztest(n, sigma, m, alpha, mu, delta_q=None, digits: int = 15) -> dict:
+    """Power of the one-sided Z-test on the protected mean, and against the unprotected test."""
+    env = _ztest_env(n, sigma, m, alpha, delta_q)
+    env[MU] = exact_of(parse("mu", mu, 0, None, low_open=True))
+    p0 = D.ztest_power_unprotected
+    loss = (p0 - D.ztest_power) / p0
+    return {"power": evaluate_env(D.ztest_power, env, digits),
+            "power_unprotected": evaluate_env(p0, env, digits),
+            "relative_loss": evaluate_env(loss, env, digits),
+            "sigma_n": evaluate_env(D.sigma_n, env, digits)}
+
+
+def ztest_min_mu(n, sigma, m, alpha, max_relative_loss=None, min_power=None, delta_q=None,
+                 digits: int = 15) -> dict:
+    """Smallest mu keeping the power >= (1 - L) x unprotected power, or >= a given power."""
+    env = _ztest_env(n, sigma, m, alpha, delta_q)
+    p0 = D.ztest_power_unprotected
+    if (max_relative_loss is None) == (min_power is None):
+        raise DomainError("max_relative_loss", "missing", "exactly one of max_relative_loss and min_power")
+    if max_relative_loss is not None:
+        loss = parse("max_relative_loss", max_relative_loss, 0, 1, high_open=True)
+        goal = (1 - loss) * p0
+    else:
+        goal = exact_of(parse("min_power", min_power, 0, 1, low_open=True, high_open=True))
+        goal = sp.Rational(goal.p, goal.q)
+    unprotected = evaluate_env(p0, env, digits)
+    level = env[ALPHA].mpf()
+    goal_value = evaluate_env(sp.sympify(goal), env, digits)
+    if goal_value >= unprotected:
+        raise DomainError("max_relative_loss" if max_relative_loss is not None else "min_power",
+                          max_relative_loss if max_relative_loss is not None else min_power,
+                          f"a target below the unprotected power {unprotected} (reached only as mu -> inf)")
+    if goal_value <= level:
+        return {"mu": sp.Integer(0), "power_unprotected": unprotected, "target_power": goal_value,
+                "note": "every mu > 0 keeps the power above the target (the power tends to alpha as mu -> 0)"}
+    for root, _ in D.ztest_mu_roots():
+        expr = root.xreplace({D.target: goal})
+        value = evaluate_env(expr, env, digits)
+        if value > 0:
+            return {"mu": value, "power_unprotected": unprotected, "target_power": goal_value,
+                    "expr": root}
+    raise DomainError("max_relative_loss", max_relative_loss, "a loss SymPy's roots can meet")

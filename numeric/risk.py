@@ -1,0 +1,103 @@
+"""Posterior, failure class and relative disclosure risk to verified digits (seed 000).
+
+Formulas: ``derive.posterior`` (DF-Def6) and ``derive.risk`` (DF-Thm1, DF-Thm2,
+DF-Def7, DF-rho-a0, DF-Table1).  The prior enters as two exact numbers, pi and
+1 - pi, so that priors like 1e-15 and 1 - 1e-15 keep every digit; the
+posterior and its complement are separate cancellation-free expressions.
+At alpha = 0 the posterior is its limit alpha -> 0+ (1 when f(0) < 1, else
+pi rho/(pi rho + 1 - pi)), which is how Theorem 1 reads p_post(0).
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from derive import risk as R
+from derive.exact import parse
+from derive.posterior import one_minus_posterior, posterior as posterior_expr, prior, prior_c
+from derive.symbols import alpha as ALPHA
+from derive.tradeoff import TradeOff
+
+from .bridge import Exact, exact_of
+from .inputs import alpha_exact, bound_env
+from .precision import evaluate_env
+
+DEFAULT_ALPHA0 = "0.01"
+DEFAULT_PRIOR = "0.5"
+
+
+def prior_env(p) -> dict:
+    """{pi: p, bar_pi: 1 - p}, both exact; p in the open interval (0, 1)."""
+    r = parse("prior", p, 0, 1, low_open=True, high_open=True)
+    return {prior: exact_of(r), prior_c: exact_of(1 - r)}
+
+
+def _record_env(record: TradeOff, p=None, alpha=None) -> dict:
+    env = bound_env(record)
+    if p is not None:
+        env.update(prior_env(p))
+    if alpha is not None:
+        env[ALPHA] = alpha
+    return env
+
+
+def classify(record: TradeOff) -> dict:
+    """f(0), rho (SymPy expressions, with how they were obtained) and the failure class."""
+    f0 = R.f_at_zero(record)
+    below = R.is_below_one(f0.value)
+    rho = R.rho(record)
+    return {"f0": f0, "rho": rho, "failure": R.failure_class(below, rho.value)}
+
+
+def _sup(cls, env, digits):
+    """(sup p_post, 1 - sup p_post, attained)."""
+    if cls["failure"] != R.NONE:
+        return Exact(1), Exact(0), cls["failure"] == R.CATASTROPHIC
+    up, down = R.posterior_sup(cls["rho"].value)
+    return evaluate_env(up, env, digits), evaluate_env(down, env, digits), False
+
+
+def posterior(record: TradeOff, prior_value, alpha, digits: int = 15) -> dict:
+    """p_post(alpha) and 1 - p_post(alpha) (DF-Def6) for a prior in (0, 1)."""
+    a = alpha_exact(alpha)
+    env = _record_env(record, prior_value, a)
+    if a.p == 0:
+        up, down, _ = _sup(classify(record), env, digits)
+        return {"posterior": up, "one_minus_posterior": down, "at_zero": "limit alpha -> 0+"}
+    return {"posterior": evaluate_env(posterior_expr(record), env, digits),
+            "one_minus_posterior": evaluate_env(one_minus_posterior(record), env, digits)}
+
+
+def risk(record: TradeOff, alpha0=DEFAULT_ALPHA0, prior_value=DEFAULT_PRIOR, digits: int = 15) -> dict:
+    """The disclosure-risk report of seed 000 for one bound record.
+
+    Keys: f0, failure, rho (mpf, inf when unbounded), rho_alpha0, power_alpha0,
+    posterior_alpha0, one_minus_posterior_alpha0, posterior_sup,
+    one_minus_posterior_sup, posterior_sup_attained, and the SymPy forms and
+    methods of f0 and rho.
+    """
+    a0 = exact_of(parse("alpha0", alpha0, 0, 1, low_open=True))
+    cls = classify(record)
+    env = _record_env(record, prior_value, a0)
+    rho = cls["rho"].value
+    out = {
+        "f0": evaluate_env(cls["f0"].value, env, digits),
+        "f0_expr": cls["f0"].value, "f0_method": cls["f0"].method,
+        "failure": cls["failure"],
+        "rho": evaluate_env(rho, env, digits), "rho_expr": rho, "rho_method": cls["rho"].method,
+        "rho_alpha0": evaluate_env(R.rho_alpha0(record), env, digits),
+        "power_alpha0": evaluate_env(record.power, env, digits),
+        "posterior_alpha0": evaluate_env(posterior_expr(record), env, digits),
+        "one_minus_posterior_alpha0": evaluate_env(one_minus_posterior(record), env, digits),
+    }
+    up, down, attained = _sup(cls, env, digits)
+    out.update(posterior_sup=up, one_minus_posterior_sup=down, posterior_sup_attained=attained)
+    return out
+
+
+def latex(record: TradeOff) -> dict:
+    """LaTeX of f(0), rho and sup p_post for the record (bound values substituted)."""
+    cls = classify(record)
+    sup = sp.Integer(1) if cls["failure"] != R.NONE else R.posterior_sup(cls["rho"].value)[0]
+    return {"f0": sp.latex(cls["f0"].value), "rho": sp.latex(cls["rho"].value),
+            "posterior_sup": sp.latex(sup)}
