@@ -1,0 +1,152 @@
+"""Composition of pure DP and zCDP-to-DP conversion to verified digits (seed 002, Thm 2.7, 2.8).
+
+Formulas: ``derive.composition``.  The optimal composition is evaluated in
+one pass over l = 0, 1, ...: with pmf_l = C(k, l) e^{(k-l) eps0}/(1 + e^{eps0})^k
+(the Binomial(k, 1/(1 + e^{eps0})) weights), A_i = sum_{l<i} pmf_l and
+B_i = sum_{l<i} pmf_l e^{-(k-2l) eps0}, the Murtagh-Vadhan delta is
+delta_opt(eps_g) = A_i - e^{eps_g} B_i on the grid cell
+(k-2i) eps0 <= eps_g <= (k-2i+2) eps0, whose left end is Kairouz-Oh-Viswanath's
+delta_i.  So the smallest eps_g with delta_opt(eps_g) <= delta is
+log((A_i - delta)/B_i) in the cell where delta_opt crosses delta: O(i) work,
+k = 10^4 in well under a second (BENCHMARKS.md).  The pass is run at two
+precisions by ``numeric.precision.verified``.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+
+from derive import composition as C
+from derive.exact import parse
+from derive.symbols import delta as DELTA
+
+from .bridge import Exact, exact_of
+from .precision import evaluate_env, verified_mpf
+
+METHODS = ("basic", "advanced", "optimal")
+CONVERSIONS = ("bun-steinke", "cks")
+MAX_K = 10**7
+
+
+def _k(k) -> int:
+    return int(parse("k", k, 1, MAX_K, integer=True))
+
+
+def optimal_delta(eps0, k, eps_g, digits: int = 15):
+    """delta_opt(eps_g) of the k-fold composition of eps0-DP (direct sum over l)."""
+    e0 = parse("eps", eps0, 0, None, low_open=True)
+    kk = _k(k)
+    eg = parse("eps_g", eps_g, 0, None)
+
+    def compute():
+        a, g = mpmath.mpf(e0.p) / e0.q, mpmath.mpf(eg.p) / eg.q
+        pmf = mpmath.exp(kk * a - kk * mpmath.log1p(mpmath.exp(a)))   # l = 0: (e^a/(1+e^a))^k
+        total = mpmath.mpf(0)
+        for l in range(kk + 1):
+            z = (kk - 2 * l) * a
+            if z <= g:
+                break
+            total += pmf * -mpmath.expm1(g - z)
+            pmf = pmf * (kk - l) / (l + 1) * mpmath.exp(-a)
+        return total
+    if (kk * e0) <= eg:
+        return Exact(0)
+    return verified_mpf(compute, digits)
+
+
+def optimal_eps(eps0, k, delta, digits: int = 15):
+    """The smallest eps_g >= 0 with delta_opt(eps_g) <= delta (Murtagh-Vadhan, delta0 = 0)."""
+    e0 = parse("eps", eps0, 0, None, low_open=True)
+    kk = _k(k)
+    d = parse("delta", delta, 0, 1, low_open=True, high_open=True)
+
+    def compute():
+        a = mpmath.mpf(e0.p) / e0.q
+        target = mpmath.mpf(d.p) / d.q
+        down = mpmath.exp(-a)
+        pmf = mpmath.exp(kk * a - kk * mpmath.log1p(mpmath.exp(a)))
+        weight = mpmath.exp(-kk * a)            # e^{-(k - 2l) eps0} at l = 0
+        up2 = mpmath.exp(2 * a)
+        A = B = mpmath.mpf(0)
+        cell = mpmath.exp((kk - 2) * a)         # e^{(k - 2(l+1)) eps0}, the left end of cell i = l + 1
+        down2 = mpmath.exp(-2 * a)
+        for l in range(kk + 1):
+            A += pmf
+            B += pmf * weight
+            if kk - 2 * (l + 1) <= 0:           # the cell reaches eps_g = 0
+                at_zero = A - B
+                return Exact(0) if at_zero < target else mpmath.log((A - target) / B)
+            if A - cell * B >= target:
+                return mpmath.log((A - target) / B)
+            pmf = pmf * (kk - l) / (l + 1) * down
+            weight *= up2
+            cell *= down2
+        return Exact(0)
+    return verified_mpf(compute, digits)
+
+
+def compose_pure(eps0, k, delta, method: str, digits: int = 15) -> dict:
+    """(eps, delta) of k eps0-DP mechanisms by basic, advanced or optimal composition."""
+    from derive.errors import DomainError
+    if method not in METHODS:
+        raise DomainError("method", method, "one of " + ", ".join(METHODS))
+    e0 = parse("eps", eps0, 0, None, low_open=True)
+    kk = _k(k)
+    d = parse("delta", delta, 0, 1, low_open=True, high_open=True)
+    env = {C.eps0: exact_of(e0), C.k: exact_of(sp.Integer(kk)), DELTA: exact_of(d)}
+    if method == "basic":
+        return {"eps": evaluate_env(C.basic_eps, env, digits), "delta": exact_of(sp.Integer(0)),
+                "note": "basic composition of pure DP is pure: (k eps0, 0)-DP, delta not needed"}
+    if method == "advanced":
+        out = {"eps": evaluate_env(C.advanced_eps, env, digits), "delta": exact_of(d)}
+        basic = evaluate_env(C.basic_eps, env, digits)
+        if out["eps"] > basic:
+            out["note"] = "advanced composition is worse than basic here (k eps0 = " + \
+                mpmath.nstr(basic, digits) + ")"
+        return out
+    return {"eps": optimal_eps(e0, kk, d, digits), "delta": exact_of(d)}
+
+
+def _cks(total_rho: sp.Rational, d: sp.Rational):
+    """inf over a > 1 of the CKS objective: bisection on the sign of its SymPy derivative."""
+    from .bridge import compile_mp
+    grad = compile_mp(C.cks_stationarity)
+    obj = compile_mp(C.cks_objective)
+    env = {C.rho: exact_of(total_rho), DELTA: exact_of(d)}
+
+    def at(fn, a):
+        env[C.order] = a
+        return fn(env)
+
+    def compute():
+        lo = mpmath.mpf(1) + mpmath.mpf(1) / 2
+        while at(grad, lo) >= 0:
+            lo = 1 + (lo - 1) / 2
+        hi = mpmath.mpf(2)
+        while at(grad, hi) <= 0:
+            hi = 2 * hi
+        for _ in range(int(mpmath.mp.prec * 0.6) + 20):
+            mid = (lo + hi) / 2
+            if at(grad, mid) < 0:
+                lo = mid
+            else:
+                hi = mid
+        return at(obj, (lo + hi) / 2)
+    return compute
+
+
+def zcdp_to_dp(rho, k, delta, conversion: str = "cks", digits: int = 15) -> dict:
+    """eps of k-fold rho-zCDP (k rho-zCDP, Thm 2.9) at delta, Bun-Steinke or CKS (Thm 2.7)."""
+    from derive.errors import DomainError
+    if conversion not in CONVERSIONS:
+        raise DomainError("conversion", conversion, "one of " + ", ".join(CONVERSIONS))
+    r = parse("rho", rho, 0, None, low_open=True)
+    kk = _k(k)
+    d = parse("delta", delta, 0, 1, low_open=True, high_open=True)
+    total = r * kk
+    env = {C.rho: exact_of(total), DELTA: exact_of(d)}
+    bs = evaluate_env(C.bun_steinke_eps, env, digits)
+    if conversion == "bun-steinke":
+        return {"eps": bs, "rho_total": exact_of(total)}
+    return {"eps": verified_mpf(_cks(total, d), digits), "rho_total": exact_of(total), "bun_steinke": bs}
