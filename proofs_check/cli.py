@@ -15,6 +15,16 @@ Issue #4 (seeds 001 and 003)::
     dp-derive fscore-inverse laplace --beta B --bound F [--json]
     dp-derive auc MECH PARAMS [--digits D] [--json]
 
+Issue #3 (seeds 000 and 002)::
+
+    dp-derive risk MECH PARAMS [--alpha0 A0] [--prior P] [--digits D] [--json]
+    dp-derive posterior MECH PARAMS --prior P --alpha A [--digits D] [--json]
+    dp-derive semantics --eps E --delta D --delta-prime D2 [--prior P] [--digits D] [--json]
+    dp-derive compose pure --eps E --k K --delta D --method basic|advanced|optimal [--json]
+    dp-derive compose zcdp --rho R --k K --delta D [--conversion bun-steinke|cks] [--json]
+    dp-derive select MECH --target rho|rho-alpha0|power --value V [--alpha0 A0] [--json]
+    dp-derive ztest --n N --sigma S --m M --alpha A (--mu MU | --min-mu --max-relative-loss L) [--json]
+
 MECH and PARAMS: gaussian --mu, laplace --eps, approx-dp --eps --delta,
 uniform-sampling --mu --n [--neighbours replacement|add-remove],
 randomized-response --eps, classical-gaussian --eps --delta,
@@ -130,6 +140,55 @@ def build_parser() -> argparse.ArgumentParser:
     au = sub.add_parser("auc", help="AUC of the optimal ROC curve, 1 - integral of f")
     _add_mechanism(au)
     _add_output(au)
+
+    rk = sub.add_parser("risk", help="f(0), failure class, rho, rho_alpha0 and posterior bounds (seed 000)")
+    _add_mechanism(rk)
+    rk.add_argument("--alpha0", default=None)
+    rk.add_argument("--prior", default=None)
+    _add_output(rk)
+
+    po = sub.add_parser("posterior", help="posterior of membership after a positive test at level alpha")
+    _add_mechanism(po)
+    po.add_argument("--prior", required=True)
+    po.add_argument("--alpha", required=True)
+    _add_output(po)
+
+    se = sub.add_parser("semantics", help="bounds on posterior, ratio and difference from (eps, delta)-DP")
+    se.add_argument("--eps", required=True)
+    se.add_argument("--delta", required=True)
+    se.add_argument("--delta-prime", required=True)
+    se.add_argument("--prior", default=None)
+    _add_output(se)
+
+    co = sub.add_parser("compose", help="composition of pure DP, or of zCDP converted to (eps, delta)")
+    co.add_argument("kind", metavar="KIND", choices=("pure", "zcdp"))
+    co.add_argument("--eps", default=None)
+    co.add_argument("--rho", default=None)
+    co.add_argument("--k", required=True)
+    co.add_argument("--delta", required=True)
+    co.add_argument("--method", default=None)
+    co.add_argument("--conversion", default=None)
+    _add_output(co)
+
+    sl = sub.add_parser("select", help="privacy-first choice of mu or eps")
+    sl.add_argument("mechanism", metavar="MECH")
+    sl.add_argument("--family", default=None)
+    sl.add_argument("--target", required=True)
+    sl.add_argument("--value", required=True)
+    sl.add_argument("--alpha0", default=None)
+    _add_output(sl)
+
+    zt = sub.add_parser("ztest", help="utility-first: power of the Z-test on a Gaussian-mechanism mean")
+    zt.add_argument("--n", required=True)
+    zt.add_argument("--sigma", required=True)
+    zt.add_argument("--m", required=True)
+    zt.add_argument("--alpha", required=True)
+    zt.add_argument("--mu", default=None)
+    zt.add_argument("--min-mu", action="store_true")
+    zt.add_argument("--max-relative-loss", default=None)
+    zt.add_argument("--min-power", default=None)
+    zt.add_argument("--delta-q", default=None)
+    _add_output(zt)
 
     ch = sub.add_parser("check", help="check the claims of the registry")
     ch.add_argument("--paper", default=None, choices=("000", "001", "002", "003", "004"))
@@ -314,6 +373,184 @@ def cmd_auc(args):
     _emit(payload, args.json, [f"{record}: AUC = {payload['auc']}"])
 
 
+def _fmt_all(out: dict, keys, digits) -> dict:
+    from numeric.precision import format_number
+    return {k: format_number(out[k], digits) for k in keys}
+
+
+RISK_FIELDS = ("f0", "rho", "rho_alpha0", "power_alpha0", "posterior_alpha0", "one_minus_posterior_alpha0",
+               "posterior_sup", "one_minus_posterior_sup")
+
+
+def cmd_risk(args):
+    from numeric import risk
+    digits = _digits(args.digits)
+    record, given, _ = _record(args)
+    alpha0 = args.alpha0 if args.alpha0 is not None else risk.DEFAULT_ALPHA0
+    prior = args.prior if args.prior is not None else risk.DEFAULT_PRIOR
+    out = risk.risk(record, alpha0, prior, digits)
+    payload = {"mechanism": args.mechanism, "params": given, "alpha0": alpha0.strip(), "prior": prior.strip(),
+               "digits": digits, "failure": out["failure"], **_fmt_all(out, RISK_FIELDS, digits),
+               "posterior_sup_attained": out["posterior_sup_attained"],
+               "f0_exact": str(out["f0_expr"]), "rho_exact": str(out["rho_expr"]).replace("oo", "inf"),
+               "f0_method": out["f0_method"], "rho_method": out["rho_method"]}
+    _emit(payload, args.json, [
+        f"{record}  alpha0 = {payload['alpha0']}, prior = {payload['prior']}",
+        f"f(0)             = {payload['f0']}  ({payload['f0_exact']})",
+        f"failure          = {payload['failure']}",
+        f"rho              = {payload['rho']}  ({payload['rho_exact']})",
+        f"rho_alpha0       = {payload['rho_alpha0']}",
+        f"power_alpha0     = {payload['power_alpha0']}",
+        f"posterior_alpha0 = {payload['posterior_alpha0']}  (1 - it = {payload['one_minus_posterior_alpha0']})",
+        f"posterior_sup    = {payload['posterior_sup']}  (1 - it = {payload['one_minus_posterior_sup']}, "
+        f"{'attained' if payload['posterior_sup_attained'] else 'not attained'})"])
+
+
+def cmd_posterior(args):
+    from numeric import risk
+    digits = _digits(args.digits)
+    record, given, _ = _record(args)
+    out = risk.posterior(record, args.prior, args.alpha, digits)
+    payload = {"mechanism": args.mechanism, "params": given, "prior": args.prior.strip(),
+               "alpha": args.alpha.strip(), "digits": digits,
+               **_fmt_all(out, ("posterior", "one_minus_posterior"), digits)}
+    if "at_zero" in out:
+        payload["note"] = "alpha = 0: the limit alpha -> 0+"
+    _emit(payload, args.json, [f"{record}  prior = {payload['prior']}, alpha = {payload['alpha']}",
+                               f"posterior     = {payload['posterior']}",
+                               f"1 - posterior = {payload['one_minus_posterior']}"])
+
+
+SEMANTICS_FIELDS = ("eps_prime", "posterior_lower", "posterior_upper", "ratio_lower", "ratio_upper",
+                    "difference_bound", "worst_case_prior", "worst_case_prior_down", "probability",
+                    "one_minus_posterior_lower", "one_minus_posterior_upper", "ratio_lower_at_prior",
+                    "ratio_upper_at_prior", "difference_lower_at_prior", "difference_upper_at_prior")
+
+
+def cmd_semantics(args):
+    from numeric.risk import DEFAULT_PRIOR
+    from numeric.semantics import semantics
+    digits = _digits(args.digits)
+    out = semantics(args.eps, args.delta, args.delta_prime, args.prior, digits)
+    prior = args.prior if args.prior is not None else DEFAULT_PRIOR
+    payload = {"eps": args.eps.strip(), "delta": args.delta.strip(), "delta_prime": args.delta_prime.strip(),
+               "prior": prior.strip(), "digits": digits, **_fmt_all(out, SEMANTICS_FIELDS, digits)}
+    p = payload
+    _emit(payload, args.json, [
+        f"(eps, delta) = ({p['eps']}, {p['delta']})-DP implies ({p['eps_prime']}, {p['delta_prime']})-PDP "
+        f"(Theorem 3.9); with probability >= {p['probability']}:",
+        f"posterior in [{p['posterior_lower']}, {p['posterior_upper']}] at prior {p['prior']}",
+        f"posterior/prior in [{p['ratio_lower']}, {p['ratio_upper']}] (every prior; "
+        f"[{p['ratio_lower_at_prior']}, {p['ratio_upper_at_prior']}] at prior {p['prior']})",
+        f"|posterior - prior| <= {p['difference_bound']} (every prior; worst case at prior "
+        f"{p['worst_case_prior']} upward, {p['worst_case_prior_down']} downward)"])
+
+
+def cmd_compose(args):
+    from numeric import composition
+    from numeric.precision import format_number
+    digits = _digits(args.digits)
+    if args.kind == "pure":
+        if args.eps is None:
+            raise UsageError("eps: --eps is required for compose pure")
+        if args.rho is not None or args.conversion is not None:
+            raise UsageError("rho/conversion: --rho and --conversion apply to compose zcdp only")
+        if args.method is None:
+            raise UsageError("method: --method basic|advanced|optimal is required for compose pure")
+        out = composition.compose_pure(args.eps, args.k, args.delta, args.method, digits)
+        payload = {"kind": "pure", "eps0": args.eps.strip(), "k": args.k.strip(), "method": args.method,
+                   "digits": digits, "eps": format_number(out["eps"], digits),
+                   "delta": "0" if args.method == "basic" else args.delta.strip()}
+    else:
+        if args.rho is None:
+            raise UsageError("rho: --rho is required for compose zcdp")
+        if args.eps is not None or args.method is not None:
+            raise UsageError("eps/method: --eps and --method apply to compose pure only")
+        conversion = args.conversion or "cks"
+        out = composition.zcdp_to_dp(args.rho, args.k, args.delta, conversion, digits)
+        payload = {"kind": "zcdp", "rho": args.rho.strip(), "k": args.k.strip(), "delta": args.delta.strip(),
+                   "conversion": conversion, "digits": digits, "eps": format_number(out["eps"], digits),
+                   "rho_total": format_number(out["rho_total"], digits)}
+        if "bun_steinke" in out:
+            payload["eps_bun_steinke"] = format_number(out["bun_steinke"], digits)
+    if out.get("note"):
+        payload["note"] = out["note"]
+    _emit(payload, args.json, [f"eps = {payload['eps']}, delta = {payload['delta']}"
+                               + (f"  ({payload['note']})" if "note" in payload else "")])
+
+
+SELECT_MECHANISMS = ("gaussian", "laplace", "randomized-response", "noise")
+
+
+def cmd_select(args):
+    from numeric import design
+    from numeric.precision import format_number
+    digits = _digits(args.digits)
+    mech = args.mechanism
+    if mech not in SELECT_MECHANISMS:
+        raise UsageError(f"mechanism={mech}: select takes one of {', '.join(SELECT_MECHANISMS)} "
+                         "(one-parameter mechanisms)")
+    if args.target not in design.TARGETS:
+        raise UsageError(f"target={args.target}: target must be one of {', '.join(design.TARGETS)}")
+    if mech == "noise":
+        if args.family is None:
+            raise UsageError("family: --family is required for noise (one of logistic, laplace, gaussian)")
+        record = derive.noise(args.family)
+    else:
+        if args.family is not None:
+            raise UsageError(f"family={args.family}: --family applies to the noise mechanism only")
+        record = MECHANISMS[mech]()
+    out = design.select(record, args.target, args.value, args.alpha0, digits)
+    name = out["parameter"]
+    payload = {"mechanism": mech, "target": args.target, "value": args.value.strip(),
+               "alpha0": None if args.alpha0 is None else args.alpha0.strip(), "digits": digits,
+               name: format_number(out["value"], digits), "parameter": name,
+               "equation": str(out["equation"]), "solution": str(out["expr"]),
+               "solution_latex": sp.latex(out["expr"])}
+    if args.family:
+        payload["family"] = args.family
+    _emit(payload, args.json, [f"{name} = {payload[name]}   ({name} = {payload['solution']})"])
+
+
+def cmd_ztest(args):
+    from numeric import design
+    from numeric.precision import format_number
+    digits = _digits(args.digits)
+    base = {"n": args.n.strip(), "sigma": args.sigma.strip(), "m": args.m.strip(), "alpha": args.alpha.strip(),
+            "digits": digits}
+    if args.delta_q is not None:
+        base["delta_q"] = args.delta_q.strip()
+    if args.min_mu:
+        if args.mu is not None:
+            raise UsageError(f"mu={args.mu}: give either --mu or --min-mu, not both")
+        if (args.max_relative_loss is None) == (args.min_power is None):
+            raise UsageError("max_relative_loss: --min-mu needs --max-relative-loss L (or --min-power P)")
+        out = design.ztest_min_mu(args.n, args.sigma, args.m, args.alpha, args.max_relative_loss,
+                                  args.min_power, args.delta_q, digits)
+        mu = out["mu"]
+        payload = {**base, "mu": "0" if mu == 0 else format_number(mu, digits),
+                   "power_unprotected": format_number(out["power_unprotected"], digits),
+                   "target_power": format_number(out["target_power"], digits)}
+        if args.max_relative_loss is not None:
+            payload["max_relative_loss"] = args.max_relative_loss.strip()
+        else:
+            payload["min_power"] = args.min_power.strip()
+        if "note" in out:
+            payload["note"] = out["note"]
+        _emit(payload, args.json, [f"mu_min = {payload['mu']}  (target power {payload['target_power']}, "
+                                   f"unprotected {payload['power_unprotected']})"])
+        return
+    if args.mu is None:
+        raise UsageError("mu: give --mu MU, or --min-mu with --max-relative-loss L")
+    if args.max_relative_loss is not None or args.min_power is not None:
+        raise UsageError("max_relative_loss: --max-relative-loss and --min-power go with --min-mu")
+    out = design.ztest(args.n, args.sigma, args.m, args.alpha, args.mu, args.delta_q, digits)
+    payload = {**base, "mu": args.mu.strip(),
+               **_fmt_all(out, ("power", "power_unprotected", "relative_loss", "sigma_n"), digits)}
+    _emit(payload, args.json, [f"power = {payload['power']}  (unprotected {payload['power_unprotected']}, "
+                               f"relative loss {payload['relative_loss']})"])
+
+
 def cmd_check(args):
     from .checker import run, select
     claims = select(args.paper, args.claim)
@@ -349,6 +586,8 @@ def cmd_reproduce(args):
 
 COMMANDS = {"tradeoff": cmd_tradeoff, "profile": cmd_profile, "latex": cmd_latex,
             "pr": cmd_pr, "fscore": cmd_fscore, "fscore-inverse": cmd_fscore_inverse, "auc": cmd_auc,
+            "risk": cmd_risk, "posterior": cmd_posterior, "semantics": cmd_semantics,
+            "compose": cmd_compose, "select": cmd_select, "ztest": cmd_ztest,
             "check": cmd_check, "reproduce": cmd_reproduce}
 
 
