@@ -122,7 +122,8 @@ def _decide_heaviside(value: sp.Expr) -> sp.Expr:
 
 def limit_at_zero(expr: sp.Expr) -> Limit:
     """lim_{alpha -> 0+} expr, or raise NotImplementedError when SymPy cannot decide."""
-    v = _sympy_limit(expr)
+    structured = isinstance(expr, (sp.Piecewise, sp.Max, sp.Min))
+    v = None if structured else _sympy_limit(expr)
     if v is not None:
         return Limit(v, "sympy.limit")
     if isinstance(expr, sp.Piecewise):
@@ -146,9 +147,20 @@ def limit_at_zero(expr: sp.Expr) -> Limit:
     raise NotImplementedError(f"SymPy cannot take lim alpha->0+ of {expr}")
 
 
+_CACHE: dict = {}
+
+
+def _cached(kind: str, record: TradeOff, compute):
+    """SymPy limits are slow (up to seconds): one computation per record and quantity."""
+    key = (kind, record.name, record.tradeoff, record.power, tuple(sorted(record.values.items(), key=str)))
+    if key not in _CACHE:
+        _CACHE[key] = compute()
+    return _CACHE[key]
+
+
 def f_at_zero(record: TradeOff) -> Limit:
     """f(0) exactly (DF-Thm1): a limit, equal to the value by continuity of f."""
-    return limit_at_zero(record.f)
+    return _cached("f0", record, lambda: limit_at_zero(record.f))
 
 
 def is_below_one(value: sp.Expr) -> bool:
@@ -165,14 +177,51 @@ def is_below_one(value: sp.Expr) -> bool:
 
 def rho(record: TradeOff) -> Limit:
     """rho = sup (1 - f)/alpha = lim_{alpha->0+} (1 - f(alpha))/alpha (DF-Thm2)."""
+    return _cached("rho", record, lambda: _rho(record))
+
+
+def _rho(record: TradeOff) -> Limit:
     f0 = f_at_zero(record)
     if is_below_one(f0.value):
         return Limit(sp.oo, f"f(0) = {f0.value} < 1, so (1 - f(alpha))/alpha >= (1 - f(0))/alpha -> oo")
-    direct = _sympy_limit(record.one_minus_f / alpha)
+    power, how = active_near_zero(record.one_minus_f)
+    direct = _sympy_limit(power / alpha)
     if direct is not None:
-        return Limit(direct, "sympy.limit of (1 - f(alpha))/alpha")
-    slope = limit_at_zero(sp.diff(record.one_minus_f, alpha))
-    return Limit(slope.value, "f(0) = 1: L'Hopital, the limit of d(1 - f)/dalpha; " + slope.method)
+        return Limit(direct, how + "sympy.limit of (1 - f(alpha))/alpha")
+    slope = limit_at_zero(sp.diff(power, alpha))
+    return Limit(slope.value, how + "f(0) = 1: L'Hopital, the limit of d(1 - f)/dalpha; " + slope.method)
+
+
+def active_near_zero(expr: sp.Expr) -> tuple[sp.Expr, str]:
+    """The smooth branch of a Piecewise/Max/Min that equals ``expr`` on some (0, a), and how it was found.
+
+    Max/Min: the argument with the extreme limit at 0; a tie is broken by the
+    limit of the derivative (the branch that stays extreme just above 0).
+    """
+    if isinstance(expr, sp.Piecewise):
+        piece = _active_piece(expr)
+        if piece is None:
+            return expr, ""
+        inner, how = active_near_zero(piece)
+        return inner, "active piece near 0; " + how
+    if isinstance(expr, (sp.Max, sp.Min)):
+        sign = 1 if isinstance(expr, sp.Max) else -1
+        keyed = []
+        for a in expr.args:
+            v = limit_at_zero(a).value
+            keyed.append((a, v))
+        best = max(keyed, key=lambda av: sign * av[1]) if all(v.is_number for _, v in keyed) else None
+        if best is None:
+            return expr, ""
+        tied = [a for a, v in keyed if sp.simplify(v - best[1]) == 0]
+        if len(tied) > 1:
+            slopes = [(a, limit_at_zero(sp.diff(a, alpha)).value) for a in tied]
+            if not all(d.is_number or d in (sp.oo, -sp.oo) for _, d in slopes):
+                return expr, ""
+            tied = [max(slopes, key=lambda ad: sign * ad[1])[0]]
+        inner, how = active_near_zero(tied[0])
+        return inner, f"{type(expr).__name__}: the extreme branch near 0; " + how
+    return expr, ""
 
 
 def failure_class(f0_below_one: bool, rho_value: sp.Expr) -> str:
