@@ -89,5 +89,6 @@ def claim(id: str, papers, source: str, kind: str, statement: str):
 
 
 def all_claims() -> list[Claim]:
-    from . import claims_attack, claims_disclosure, claims_foundation  # noqa: F401  (register on import)
+    from . import (claims_attack, claims_disclosure, claims_foundation,  # noqa: F401  (register on import)
+                   claims_semantics)
     return list(_REGISTRY.values())
