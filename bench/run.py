@@ -3,7 +3,8 @@
 Usage (from the repository root):  python bench/run.py
 
 Parts: (a) fp path (bench/fp_path.py), (b) mp path (bench/mp_path.py),
-(c) proof-check wall time (bench/check_time.py).  A part that raises is
+(c) proof-check wall time (bench/check_time.py), (d) optimal composition
+(bench/composition.py).  A part that raises is
 reported as an error in BENCHMARKS.md; the runner itself does not crash.
 """
 
@@ -17,12 +18,14 @@ import _common
 from _common import machine_info, pass_fail
 
 import check_time
+import composition
 import fp_path
 import mp_path
 
 COMMAND = "python bench/run.py"
 OUTPUT = _common.REPO / "BENCHMARKS.md"
-PARTS = (("(a) fp path", fp_path), ("(b) mp path", mp_path), ("(c) proof check", check_time))
+PARTS = (("(a) fp path", fp_path), ("(b) mp path", mp_path), ("(c) proof check", check_time),
+         ("(d) composition", composition))
 
 
 def _summary(name, res):
@@ -40,6 +43,11 @@ def _summary(name, res):
     elif name.startswith("(b)"):
         for t in res["targets"]:
             rows.append((name, t["name"], t["value"], pass_fail(t["pass"])))
+    elif name.startswith("(d)"):
+        for r in res["rows"]:
+            if r["pass"] is not None:
+                rows.append((name, f"optimal eps, k = {r['k']}, eps0 = {r['eps0']}, delta = {r['delta']}: "
+                             f"<= {composition.TARGET:.0f} s", f"{r['seconds']:.3f} s", pass_fail(r["pass"])))
     else:
         value = "not available" if res["seconds"] is None else f"{res['seconds']:.2f} s"
         rows.append((name, f"check wall time <= {check_time.TARGET:.0f} s", value,
