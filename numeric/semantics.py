@@ -8,6 +8,7 @@ and its complement are exact inputs of their own.
 
 from __future__ import annotations
 
+import mpmath
 import sympy as sp
 
 from derive import semantics as S
@@ -55,3 +56,81 @@ def semantics(eps, delta, delta_prime, prior=None, digits: int = 15) -> dict:
         "worst_case_prior": at(S.worst_case_prior(ep)),
         "worst_case_prior_down": at(S.worst_case_prior_c(ep)),
     }
+
+
+# --------------------------------------------------------- section 4.2, Example 4.1
+def zcdp_eps_prime(rho_total, delta_prime, conversion: str = "bun-steinke", digits: int = 15) -> dict:
+    """eps' (Thm 3.9) of rho-zCDP at delta', with the conversion's delta chosen to make eps' smallest.
+
+    rho-zCDP is (eps_c(delta), delta)-DP for every delta in (0, delta') (Thm 2.7 via
+    ``derive.composition``), hence (eps'(eps_c(delta), delta, delta'), delta')-PDP for
+    each; the best is the minimum over delta, found by golden-section search in
+    log delta (eps' is unimodal there: it tends to oo at both ends).  This is the
+    reading under which seed 002's Example 4.1 reproduces (catalog KZ-P3, notes of
+    ``reproduce --paper 002``).
+    """
+    from derive import composition as C
+
+    from .bridge import compile_mp
+    from .composition import CONVERSIONS, _cks
+    from .precision import verified_mpf
+    from .profile import _golden_max
+    if conversion not in CONVERSIONS:
+        raise DomainError("conversion", conversion, "one of " + ", ".join(CONVERSIONS))
+    r = parse("rho", rho_total, 0, None, low_open=True)
+    dp = parse("delta_prime", delta_prime, 0, 1, low_open=True, high_open=True)
+    ep = compile_mp(S.eps_prime())
+    bs = compile_mp(C.bun_steinke_eps)
+    found = {}
+
+    def eps_c(delta_mpf):
+        if conversion == "bun-steinke":
+            return bs({C.rho: exact_of(r), DELTA: delta_mpf})
+        from derive.exact import rational
+        return _cks(r, rational("delta", mpmath.nstr(delta_mpf, mpmath.mp.dps)))()
+
+    def compute():
+        top = mpmath.log(mpmath.mpf(dp.p) / dp.q)
+
+        def h(log_d):
+            d = mpmath.exp(log_d)
+            return -ep({EPS: eps_c(d), DELTA: d, S.delta_p: exact_of(dp)})
+        arg, best = _golden_max(h, top - 700, top - mpmath.mpf(10) ** -12)
+        found["delta"] = mpmath.exp(arg)
+        return -best
+    value = verified_mpf(compute, digits)
+    return {"eps_prime": value, "delta": found["delta"]}
+
+
+def releases_until(rho, delta_prime, threshold, bound: str = "posterior", prior=None,
+                   conversion: str = "bun-steinke", max_releases: int = 100_000) -> dict:
+    """The first number k of rho-zCDP releases whose bound at probability 1 - delta' exceeds ``threshold``.
+
+    ``bound``: "posterior" (U(p, eps'_k), Thm 3.2/Cor. 3.10) or "difference"
+    (tau(eps'_k), Cor. 3.12); eps'_k from ``zcdp_eps_prime(k rho, ...)`` (Thm 2.9:
+    k releases are k rho-zCDP).  Both bounds increase with k, so the first
+    crossing is found by doubling then bisection on k.
+    """
+    if bound not in ("posterior", "difference"):
+        raise DomainError("bound", bound, "posterior or difference")
+    r = parse("rho", rho, 0, None, low_open=True)
+    t = parse("threshold", threshold, 0, 1, low_open=True, high_open=True)
+    env = prior_env(DEFAULT_PRIOR if prior is None else prior)
+    expr = S.upper(EPS) if bound == "posterior" else S.tau(EPS)
+
+    def value(k):
+        ep = zcdp_eps_prime(r * k, delta_prime, conversion, 20)["eps_prime"]
+        from derive.exact import rational
+        return evaluate_env(expr, {**env, EPS: exact_of(rational("eps", mpmath.nstr(ep, 30)))}, 20)
+
+    def above(k):
+        return value(k) > mpmath.mpf(t.p) / t.q
+    lo, hi = 0, 1
+    while not above(hi):
+        lo, hi = hi, 2 * hi
+        if hi > max_releases:
+            raise DomainError("threshold", threshold, f"a level reached within {max_releases} releases")
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if not above(mid) else (lo, mid)
+    return {"k": hi, "bound_at_k": value(hi), "bound_before": value(hi - 1) if hi > 1 else None}
