@@ -7,6 +7,7 @@ evaluated through ``numeric.precision.evaluate_env``.
 
 from __future__ import annotations
 
+import mpmath
 import sympy as sp
 
 from derive import design as D
@@ -89,25 +90,37 @@ def ztest(n, sigma, m, alpha, mu, delta_q=None, digits: int = 15) -> dict:
 
 
 def ztest_min_mu(n, sigma, m, alpha, max_relative_loss=None, min_power=None, delta_q=None,
-                 digits: int = 15) -> dict:
-    """Smallest mu keeping the power >= (1 - L) x unprotected power, or >= a given power."""
+                 digits: int = 15, max_relative_beta_increase=None) -> dict:
+    """Smallest mu keeping the power >= (1 - L) x unprotected power, or >= a given power.
+
+    ``max_relative_beta_increase`` B is seed 000's criterion as printed in
+    section 5.2, |beta_mu - beta|/beta <= B on the type II error: the power must be
+    at least p0 - B (1 - p0), with 1 - p0 = Phi(-(m sqrt(n)/sigma + PhiInv(alpha))).
+    """
     env = _ztest_env(n, sigma, m, alpha, delta_q)
     p0 = D.ztest_power_unprotected
-    if (max_relative_loss is None) == (min_power is None):
+    given = [v is not None for v in (max_relative_loss, min_power, max_relative_beta_increase)]
+    if sum(given) != 1:
         raise DomainError("max_relative_loss", "missing", "exactly one of max_relative_loss and min_power")
-    if max_relative_loss is not None:
-        loss = parse("max_relative_loss", max_relative_loss, 0, 1, high_open=True)
-        goal = (1 - loss) * p0
+    if max_relative_beta_increase is not None:
+        name, text = "max_relative_beta_increase", max_relative_beta_increase
+        b = parse(name, text, 0, None, low_open=True)
+        gap = b * D.Phi(-p0.args[0])
+    elif max_relative_loss is not None:
+        name, text = "max_relative_loss", max_relative_loss
+        loss = parse(name, text, 0, 1, high_open=True)
+        gap = loss * p0
     else:
-        goal = exact_of(parse("min_power", min_power, 0, 1, low_open=True, high_open=True))
-        goal = sp.Rational(goal.p, goal.q)
+        name, text = "min_power", min_power
+        goal = parse(name, text, 0, 1, low_open=True, high_open=True)
+        gap = p0 - goal
+    goal = p0 - gap
     unprotected = evaluate_env(p0, env, digits)
     level = env[ALPHA].mpf()
-    goal_value = evaluate_env(sp.sympify(goal), env, digits)
-    if goal_value >= unprotected:
-        raise DomainError("max_relative_loss" if max_relative_loss is not None else "min_power",
-                          max_relative_loss if max_relative_loss is not None else min_power,
-                          f"a target below the unprotected power {unprotected} (reached only as mu -> inf)")
+    goal_value = evaluate_env(goal, env, digits)
+    if not (gap != 0 and evaluate_env(gap, env, digits) > 0):
+        raise DomainError(name, text, f"a target below the unprotected power {mpmath.nstr(unprotected, digits)} "
+                          "(reached only as mu -> inf)")
     if goal_value <= level:
         return {"mu": sp.Integer(0), "power_unprotected": unprotected, "target_power": goal_value,
                 "note": "every mu > 0 keeps the power above the target (the power tends to alpha as mu -> 0)"}
@@ -117,4 +130,4 @@ def ztest_min_mu(n, sigma, m, alpha, max_relative_loss=None, min_power=None, del
         if value > 0:
             return {"mu": value, "power_unprotected": unprotected, "target_power": goal_value,
                     "expr": root}
-    raise DomainError("max_relative_loss", max_relative_loss, "a loss SymPy's roots can meet")
+    raise DomainError(name, text, "a target SymPy's roots for mu can meet")

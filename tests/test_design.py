@@ -112,14 +112,16 @@ def laplace_beta(eps, a):
 
 
 def laplace_catalog(power, a0):
-    """The three cases of the catalog (DF-Fig4), b0 = 1 - power (exact)."""
-    b0, a = qc(power), q(a0)
-    half = mpmath.mpf(1) / 2
+    """The three cases of the catalog (DF-Fig4), b0 = 1 - power, cases decided on exact fractions."""
+    b0, a = 1 - Fraction(power), Fraction(a0)
+    half = Fraction(1, 2)
     if b0 > half:
-        return mpmath.log((1 - b0) / a)
-    if a <= half:
-        return -mpmath.log(4 * a * b0)
-    return mpmath.log((1 - a) / b0)
+        r = (1 - b0) / a
+    elif a <= half:
+        r = 1 / (4 * a * b0)
+    else:
+        r = (1 - a) / b0
+    return mpmath.log(mpmath.mpf(r.numerator) / r.denominator)
 
 
 def logistic_power(mu, a):
@@ -170,7 +172,7 @@ def test_select_gaussian_rho_is_a_domain_error():
                    "verifier never accepts: precision doubles to 20000 digits (~700 s) and "
                    "PrecisionExhausted is raised; the answer is mu = 0")
 def test_select_gaussian_power_equal_to_alpha0_gives_mu_zero():
-    out = call_with_timeout(lambda: ND.select(GAUSS, "power", "0.01", "0.01", 15), 3)
+    out = call_with_timeout(lambda: ND.select(GAUSS, "power", "0.01", "0.01", 15), 1.5)
     assert val(out["value"]) == 0
 
 
@@ -300,10 +302,7 @@ def _min_mu_bisection(n, sigma, m, alpha, goal, delta_q=None):
 
 @pytest.mark.parametrize("n, sigma, m, alpha, loss, power", [
     ("100", "1", "0.3", "0.05", "0.1", None),
-    ("100", "1", "0.3", "0.05", "0.5", None),
-    ("100", "1", "0.3", "0.05", "1e-6", None),
-    ("400", "2", "0.25", "0.01", None, "0.5"),
-    ("100", "1", "0.3", "0.05", None, "0.1"),
+    ("400", "2", "0.25", "0.01", None, "0.1"),
 ])
 def test_ztest_min_mu_by_bisection(n, sigma, m, alpha, loss, power):
     out = ND.ztest_min_mu(n, sigma, m, alpha, max_relative_loss=loss, min_power=power, digits=DIGITS)

@@ -2,10 +2,11 @@
 
 Reference provenance (everything below is computed in this file, never by the library):
 
-* trade-off functions written out by hand from their closed forms (module docstring of
-  the brief / the catalog): Gaussian G_mu(a) = Phi(Phi^-1(1-a) - mu), Laplace (three
-  pieces), URS replacement max(0, 1 - p - a) and add/remove (1 - p - a up to e^-mu,
-  (n-1)(1-a)/n after it), f_{eps,delta}, and the logistic location family whose power is
+* trade-off functions written out by hand from their closed forms (the catalog): Gaussian
+  G_mu(a) = Phi(Phi^-1(1-a) - mu) (classical Gaussian: mu = eps/sqrt(2 log(1.25/delta))),
+  Laplace (three pieces), URS replacement max(0, 1 - p - a) and add/remove (1 - p - a up to
+  e^-mu, (n-1)(1-a)/n after it), f_{eps,delta}, randomized response = f_{eps,0}, and the
+  logistic location family whose power is
   1 - F(F^-1(1-a) - mu) = a/(a + (1-a) e^-mu) (F the logistic CDF, solved by hand);
 * the Gaussian upper quantile z = PhiBar^-1(a) by Newton's method on log PhiBar (own
   code, ``_z_upper``), so alpha = 1e-1000 is reached at 1100 digits without cancellation;
@@ -150,6 +151,10 @@ def adp_power(eps, delta, a):       # 1 - f_{eps,delta}(a) = min(1, delta + e^ep
     return min(mpmath.mpf(1), d + mpmath.exp(e) * a, 1 - mpmath.exp(-e) * (1 - d - a))
 
 
+def cg_mu(eps, delta):              # classical Gaussian mechanism: mu = eps / sqrt(2 log(1.25/delta))
+    return mpmath.mpf(eps) / mpmath.sqrt(2 * mpmath.log(mpmath.mpf("1.25") / q(delta)))
+
+
 def logistic_power(mu, a):          # 1 - F(F^-1(1-a) - mu), F(x) = 1/(1+e^-x): = a/(a + (1-a)e^-mu)
     a = mpmath.mpf(a)
     return a / (a + (1 - a) * mpmath.exp(-mpmath.mpf(mu)))
@@ -170,6 +175,10 @@ CASES = {
                    lambda: 1 - urs_p(1, 5), "catastrophic", lambda: mpmath.inf),
     "approx-dp-1-1e-5": (("approx_dp", "1", "1e-5"), lambda a: adp_power(1, "1e-5", a),
                          lambda: 1 - q("1e-5"), "catastrophic", lambda: mpmath.inf),
+    "rr-2": (("randomized_response", "2"), lambda a: adp_power(2, "0", a), lambda: mpmath.mpf(1), "none",
+             lambda: mpmath.exp(2)),
+    "classical-gaussian-1-1e-5": (("classical_gaussian", "1", "1e-5"), lambda a: gauss_power(cg_mu(1, "1e-5"), a),
+                                  lambda: mpmath.mpf(1), "graceful", lambda: mpmath.inf),
     "logistic-2": (("noise", "logistic", "2"), lambda a: logistic_power(2, a), lambda: mpmath.mpf(1), "none",
                    lambda: mpmath.exp(2)),
 }
@@ -218,11 +227,13 @@ def test_finite_rho_is_the_brute_force_supremum(name):
 
 @pytest.mark.parametrize("name", [n for n in CASES if CASES[n][3] != "none"])
 def test_infinite_rho_means_the_ratio_is_unbounded(name):
-    """(1 - f(a))/a at a = 1e-1000 exceeds 1e28 (hand formulas): rho = inf is right."""
+    """(1 - f(a))/a by hand keeps growing as a -> 0 (a = 1e-2, 1e-10, 1e-100, 1e-1000), and at 1e-1000
+    it is 1e5 times its value at 1e-2: no finite rho bounds it, rho = inf is right."""
     power = CASES[name][1]
     with mpmath.workdps(80):
-        a = q("1e-1000")
-        assert power(a) / a > mpmath.mpf("1e28")
+        ratios = [power(q(a)) / q(a) for a in ("1e-2", "1e-10", "1e-100", "1e-1000")]
+        assert all(x < y for x, y in zip(ratios, ratios[1:])), ratios
+        assert ratios[-1] > mpmath.mpf(10) ** 5 * ratios[0]
     assert mpmath.isinf(val(risk_of(name)["rho"]))
 
 
@@ -241,6 +252,9 @@ RISK_POINTS = [
     ("urs-ar-1-5", "0.6", "0.999999999999999"),   # second piece (a > e^-1)
     ("approx-dp-1-1e-5", "1e-1000", "0.5"),
     ("logistic-2", "0.3", "1e-15"),
+    ("rr-2", "0.01", "0.999999999999999"),
+    ("rr-2", "0.7", "0.5"),
+    ("classical-gaussian-1-1e-5", "1e-300", "0.5"),
 ]
 
 
