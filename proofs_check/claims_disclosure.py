@@ -17,11 +17,10 @@ from derive.posterior import one_minus_posterior, posterior, prior, prior_c
 from derive.special import Phi, PhiInv, to_erf
 from numeric import mp
 from numeric import risk as NR
-from numeric.bridge import Exact
 from numeric.inputs import alpha_exact
 
 from .grid import ALPHA_GRID, DIGITS, mechanism_cases
-from .registry import CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, Outcome, agreement, claim
+from .registry import CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, Outcome, agreement, claim, proven_if
 
 SOURCE = "de Fondeville (2026), arXiv:2603.12753v1"
 TOL = mpmath.mpf(10) ** (-(DIGITS - 3))
@@ -31,12 +30,6 @@ def _above(a, b, tol) -> bool:
     """a > b (1 + tol), decided at 60 digits (never at the ambient 15)."""
     with mpmath.workdps(60):
         return a > b * (1 + tol)
-
-
-def _proven(ok: bool, detail: str, left=None) -> Outcome:
-    if ok:
-        return Outcome(PROVEN, margin="0", detail=detail)
-    return Outcome(INCONCLUSIVE, detail=f"SymPy did not close it: {left}")
 
 
 @claim("DF-Def6", ("000",), SOURCE + ", Definitions 4 and 6", "identity",
@@ -56,11 +49,15 @@ def _def6():
     ratio = sp.limit((post / p).subs(pw, pw), p, 0, "+")
     d4 = sp.simplify(ratio - pw / sy.alpha)
     ok = d1 == 0 and d2 == 0 and all(a == 0 for a in at1) and d4 == 0
-    return _proven(ok, "SymPy: Bayes(P(H1) = pi, P(T>phi|H1) = 1 - f, P(T>phi|H0) = alpha) - p_post = 0; "
+    return _proven_ok(ok, "SymPy: Bayes(P(H1) = pi, P(T>phi|H1) = 1 - f, P(T>phi|H0) = alpha) - p_post = 0; "
                        "p_post + (1 - p_post) - 1 = 0; p_post(1) - pi = 0 for gaussian, laplace, logistic "
                        "(symbolic), f_{1,1e-5}, URS(1, 5), RR(2) (f(1) = 0); lim_{pi->0} p_post/pi = (1 - f)/alpha "
                        "(Definition 7: the sup over the prior is the limit pi -> 0)",
                    (d1, d2, at1, d4))
+
+
+def _proven_ok(ok: bool, detail: str, left=None) -> Outcome:
+    return proven_if({"all": True if ok else left}, detail)
 
 
 def alpha_h0(p):
@@ -105,7 +102,6 @@ def _thm2():
        "Laplace: f(0) = 1, rho = e^eps < inf, no failure; Gaussian: f(0) = 1, rho = inf, graceful; "
        "URS: f(0) = 1 - (1 - e^-mu)/n < 1, catastrophic (f(0) and rho by SymPy limits)")
 def _table1():
-    mu_, n_ = sp.Symbol("mu", positive=True), sp.Symbol("n", positive=True, integer=True)
     rows = []
     for name, rec, want in (("laplace(eps=1)", derive.laplace(1), R.NONE),
                             ("laplace(eps=2.5)", derive.laplace("2.5"), R.NONE),
@@ -159,7 +155,7 @@ def _post_sup():
     for label, rec in mechanism_cases():
         for p in ("1e-15", "0.5", "0.999999999999999"):
             r = NR.risk(rec, "0.5", p, 20)
-            sup, down = r["posterior_sup"], r["one_minus_posterior_sup"]
+            down = r["one_minus_posterior_sup"]
             for a in ALPHA_GRID[1:]:
                 got = NR.posterior(rec, p, a, 20)
                 points += 1
@@ -175,11 +171,10 @@ def _post_sup():
                     r["posterior_sup_attained"] != (mp.tradeoff(rec, "0", 20) < 1):
                 return Outcome(FAILED, counterexample={"case": label, "prior": p, "failure": r["failure"],
                                                        "attained": r["posterior_sup_attained"]})
-    out = agreement(rows, mpmath.mpf(10) ** -18,
-                    "1 - p_post(1e-300) equals 1 - sup (finite rho); otherwise the sup 1 is attained "
-                    "iff f(0) < 1 (numerically) iff the class is catastrophic; priors 1e-15, 0.5, 1 - 1e-15")
-    out.points += points
-    return out
+    return agreement(rows, mpmath.mpf(10) ** -18,
+                     "1 - p_post(1e-300) equals 1 - sup (finite rho); otherwise the sup 1 is attained "
+                     "iff f(0) < 1 (numerically) iff the class is catastrophic; priors 1e-15, 0.5, 1 - 1e-15",
+                     extra_points=points)
 
 
 @claim("DF-Cor1", ("000",), SOURCE + ", Corollary 1 (catalog DF-Cor1)", "limit",
@@ -233,7 +228,7 @@ def _fig4_gauss():
     d1 = sp.simplify(to_erf(back) - D.target)
     d2 = sp.simplify(_reflect(root - printed_power))
     d3 = sp.simplify(_reflect(root.subs(D.target, R_ * D.alpha0) - printed_rho))
-    return _proven(d1 == 0 and d2 == 0 and d3 == 0,
+    return _proven_ok(d1 == 0 and d2 == 0 and d3 == 0,
                    f"SymPy root {root}; substituted back the power is V; equal to the catalog's two forms "
                    "(PhiInv(1 - x) = -PhiInv(x))", (d1, d2, d3))
 
@@ -257,7 +252,7 @@ def _fig4_laplace():
     for (a0, v), want in cases:
         ok = [bool(c.xreplace({D.alpha0: a0, D.target: v})) for _, c in conds]
         picked.append(ok.index(True) == want)
-    return _proven(all(d == 0 for d in diffs) and all(picked),
+    return _proven_ok(all(d == 0 for d in diffs) and all(picked),
                    "SymPy solves each piece of 1 - f(alpha0) = V: the three roots equal the printed cases "
                    "and each one's validity condition selects it in its regime", (diffs, picked))
 
@@ -284,7 +279,7 @@ def _eq9():
             if mp.evaluate(r.xreplace(vals), {}, 20) > 0]
     with mpmath.workdps(40):
         ok_back = len(back) == 1 and abs(back[0] - mpmath.mpf(8) / 10) < mpmath.mpf(10) ** -22
-    return _proven(d1 == 0 and d2 == 0 and ok_back,
+    return _proven_ok(d1 == 0 and d2 == 0 and ok_back,
                    "SymPy integrates the N(m, sigma_n^2) density above z_{1-alpha} sigma_n: equal to "
                    "PhiBar(z_{1-alpha} - m/sigma_n) (erf form) and to derive.design.ztest_power; the positive "
                    "SymPy root for mu gives power 0.8 back to 22 digits at n=100, sigma=1, m=0.3, alpha=0.05",

@@ -21,7 +21,7 @@ from derive.posterior import prior, prior_c
 from numeric import composition as NC
 from numeric import mp
 
-from .registry import CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, Outcome, agreement, claim
+from .registry import CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, Outcome, agreement, claim, proven_if
 
 SOURCE = "Kazan, Sharma, Zhang, Jiang, Yan (2025), arXiv:2507.09699v1"
 p = sp.Symbol("p", positive=True)
@@ -30,13 +30,6 @@ p = sp.Symbol("p", positive=True)
 def _with_prior(expr):
     """Replace (pi, bar_pi) by (p, 1 - p) for symbolic proofs."""
     return expr.xreplace({prior: p, prior_c: 1 - p})
-
-
-def _proven(checks: dict, detail: str) -> Outcome:
-    bad = {k: v for k, v in checks.items() if v != 0 and v is not True}
-    if not bad:
-        return Outcome(PROVEN, margin="0", detail=detail)
-    return Outcome(INCONCLUSIVE, detail=f"SymPy left: {bad}")
 
 
 def _zero(expr) -> sp.Expr:
@@ -54,7 +47,7 @@ def _t31():
     member = _with_prior(S.posterior_of_loss(True, sp.log(f1 / f0)))
     other = _with_prior(S.posterior_of_loss(False, sp.log(f0 / f1)))
     slope = sp.simplify(sp.diff(_with_prior(S.posterior_of_loss(True)), S.loss))
-    return _proven({"member": _zero(bayes - member), "non-member": _zero(bayes - other),
+    return proven_if({"member": _zero(bayes - member), "non-member": _zero(bayes - other),
                     "increasing": slope.is_positive if slope.is_positive is not None else
                     sp.simplify(slope - p * (1 - p) * sp.exp(S.loss) / (p * sp.exp(S.loss) + 1 - p)**2)},
                    "SymPy: both forms equal Bayes' rule; dP/dL = p(1-p)e^L/(p e^L + 1 - p)^2 > 0")
@@ -65,7 +58,7 @@ def _t31():
        "L at Z = -eps, so the posterior bound is the PDP event; U(1/2, eps) = 1/(1 + e^-eps)")
 def _t32():
     post = S.posterior_of_loss(True)
-    return _proven({"U": _zero(post.subs(S.loss, sy.eps) - S.upper()),
+    return proven_if({"U": _zero(post.subs(S.loss, sy.eps) - S.upper()),
                     "L": _zero(post.subs(S.loss, -sy.eps) - S.lower()),
                     "U(1/2)": _zero(_with_prior(S.upper()).subs(p, sp.Rational(1, 2)) - 1 / (1 + sp.exp(-sy.eps))),
                     "1-U": _zero(_with_prior(S.upper() + S.one_minus_upper()) - 1),
@@ -81,7 +74,7 @@ def _t33():
     up = _with_prior(S.upper()) / p
     lo = _with_prior(S.lower()) / p
     dup = sp.simplify(sp.diff(up, p))
-    return _proven({"sup": _zero(sp.limit(up, p, 0, "+") - sp.exp(sy.eps)),
+    return proven_if({"sup": _zero(sp.limit(up, p, 0, "+") - sp.exp(sy.eps)),
                     "inf": _zero(sp.limit(lo, p, 0, "+") - sp.exp(-sy.eps)),
                     "monotone": _zero(dup + sp.exp(sy.eps) * (sp.exp(sy.eps) - 1) /
                                       (p * sp.exp(sy.eps) + 1 - p)**2)},
@@ -101,7 +94,7 @@ def _l34():
     # sign of h'' at p*: -(e^{c/2} + 1)^3 sinh(c/2)/(2 e^{c/2}) ... checked by substitution
     sign_pos = sp.simplify(second.subs(c, 1)).evalf() < 0
     sign_neg = sp.simplify(second.subs(c, -1)).evalf() > 0
-    return _proven({"root": len(hit) == 1 or "no root equal to p*",
+    return proven_if({"root": len(hit) == 1 or "no root equal to p*",
                     "value": _zero((h.subs(p, star) - S.tau(c)).rewrite(sp.exp)),
                     "printed tau": _zero((S.tau(c) - S.tau_printed(c)).rewrite(sp.exp)),
                     "complement": _zero(_with_prior(S.one_minus_upper(c)).subs(p, star) - star),
@@ -130,7 +123,7 @@ def _t35():
     one_sided = sp.solve(sp.Eq(sp.simplify(at_star - star), t), w)
     e_lo = [sp.Rational(k, 10) for k in range(1, 21)]          # eps in (0, 2] < 2 log 3
     gaps = [mp.evaluate(S.eps_tilde() - sy.eps, {sy.eps: e}, 20) for e in e_lo]
-    return _proven({"(2) p = 1/2": 0 if any(_zero(sp.exp(sv.subs(to_u)) - tilde) == 0 for sv in sol) else sol,
+    return proven_if({"(2) p = 1/2": 0 if any(_zero(sp.exp(sv.subs(to_u)) - tilde) == 0 for sv in sol) else sol,
                     "printed": _zero(tilde - printed),
                     "one-sided": 0 if any(_zero(r - u**4) == 0 for r in one_sided) else one_sided,
                     "eps~ >= eps": all(g > 0 for g in gaps)},
@@ -182,7 +175,7 @@ def _t39():
     ep_sym = sp.Symbol("eps'", positive=True)
     back = S.delta_prime_of(ep=ep_sym).subs(ep_sym, S.eps_prime_printed())
     inv = S.eps_from_eps_prime(ep=ep_sym).subs(ep_sym, S.eps_prime_printed())
-    return _proven({"log1p form": _zero(sp.exp(ep.rewrite(sp.log)) - sp.exp(S.eps_prime_printed())),
+    return proven_if({"log1p form": _zero(sp.exp(ep.rewrite(sp.log)) - sp.exp(S.eps_prime_printed())),
                     "delta'": _zero(back - S.delta_p),
                     "inverse": _zero(sp.exp(inv) - sp.exp(sy.eps)),
                     "pure": _zero(ep.subs(sy.delta, 0) - sy.eps)},
@@ -292,20 +285,24 @@ def _ta2():
        "eps-DP iff |Z| <= eps almost surely: the Laplace mechanism's privacy loss |x| - |x - eps| lies in "
        "[-eps, eps] and reaches both ends; the Gaussian mechanism's is unbounded")
 def _t23():
+    # the Laplace loss log(f1/f0) at x is |x| - |x - eps| = eps (|y| - |y - 1|) with x = eps y
+    y = sp.Symbol("y", real=True)
+    w = sp.piecewise_fold((sp.Abs(y) - sp.Abs(y - 1)).rewrite(sp.Piecewise))
+    ranges, rest = [], sp.S.Reals
+    for expr, cond in w.args:           # pieces in order: each one's set minus the earlier ones
+        here = (sp.S.Reals if cond is sp.true else cond.as_set()).intersect(rest)
+        rest = rest - here
+        if here is not sp.S.EmptySet:
+            ranges.append((sp.minimum(expr, y, here), sp.maximum(expr, y, here)))
+    low, high = min(r[0] for r in ranges), max(r[1] for r in ranges)
     x = sp.Symbol("x", real=True)
-    e = sp.Symbol("epsilon", positive=True)
-    z = sp.Abs(x) - sp.Abs(x - e)
-    pieces = [sp.simplify(z.subs(x, v)) for v in (-1, e / 2, e + 1)]
-    top = sp.simplify(sp.Piecewise((-e, x < 0), (2 * x - e, x < e), (e, True)).rewrite(sp.Abs) - 0)
-    lap_ok = pieces[0] == -e and pieces[2] == e
-    sol = sp.solveset(sp.Abs(z) > e, x, sp.S.Reals)
     mu = sp.Symbol("mu", positive=True)
     gz = sp.log(sp.exp(-(x - mu)**2 / 2) / sp.exp(-x**2 / 2))
     unbounded = sp.limit(sp.expand(sp.simplify(gz)), x, sp.oo) is sp.oo
-    del top
-    return _proven({"laplace ends": lap_ok, "laplace bounded": sol == sp.S.EmptySet, "gaussian": unbounded},
-                   "SymPy: {x : ||x| - |x - eps|| > eps} is empty, the loss is -eps below 0 and eps above eps; "
-                   "the Gaussian loss mu x - mu^2/2 -> oo")
+    return proven_if({"laplace range": (low == -1 and high == 1) or (low, high), "gaussian": unbounded},
+                     "SymPy: with x = eps y the Laplace loss is eps (|y| - |y - 1|), whose pieces range over "
+                     f"{ranges}: the loss lies in [-eps, eps] and reaches both ends; the Gaussian loss "
+                     "mu x - mu^2/2 -> oo")
 
 
 @claim("KZ-D2.6", ("002",), SOURCE + ", Definition 2.6 and Theorem 2.9", "identity",
@@ -317,7 +314,7 @@ def _d26():
     mgf = sp.simplify(sp.integrate(sp.exp((a - 1) * z) * dens, (z, -sp.oo, sp.oo)))
     m1, m2 = sp.symbols("mu1 mu2", positive=True)
     rho_sum = sp.simplify((m1**2 + m2**2) / 2 - (m1**2 / 2 + m2**2 / 2))
-    return _proven({"mgf": _zero(mgf - sp.exp((a - 1) * a * mu**2 / 2)), "composition": rho_sum},
+    return proven_if({"mgf": _zero(mgf - sp.exp((a - 1) * a * mu**2 / 2)), "composition": rho_sum},
                    "SymPy integrates the moment generating function of the Gaussian privacy loss; "
                    "a sum of independent N(m_j^2/2, m_j^2) losses is N(M^2/2, M^2) with M^2 = sum m_j^2")
 
@@ -375,11 +372,9 @@ def _t28():
             if mv is None:
                 continue
             rows.append(({"k": k_, "i": i_}, mv, kov))
-    out = agreement(rows, mpmath.mpf(10) ** -22, "optimal <= basic and <= advanced for (k, eps0) in "
-                    "{(1, .5), (10, .1), (50, .2), (1000, .01)}, delta in {1e-3, 1e-8}; MV = KOV at every grid "
-                    "point of (k, eps0) in {(4, 0.3), (9, 0.2)}")
-    out.points += points
-    return out
+    return agreement(rows, mpmath.mpf(10) ** -22, "optimal <= basic and <= advanced for (k, eps0) in "
+                     "{(1, .5), (10, .1), (50, .2), (1000, .01)}, delta in {1e-3, 1e-8}; MV = KOV at every grid "
+                     "point of (k, eps0) in {(4, 0.3), (9, 0.2)}", extra_points=points)
 
 
 @claim("KZ-S4.4", ("002",), SOURCE + ", Section 4.4 and Figure 7", "identity",
@@ -388,7 +383,7 @@ def _t28():
        "(p e^eps + 1 - p)")
 def _s44():
     lo, hi = (_with_prior(v) for v in S.ratio_bounds_at_prior())
-    return _proven({"lo": _zero(lo - _with_prior(S.lower()) / p), "hi": _zero(hi - _with_prior(S.upper()) / p),
+    return proven_if({"lo": _zero(lo - _with_prior(S.lower()) / p), "hi": _zero(hi - _with_prior(S.upper()) / p),
                     "half": _zero(lo.subs(p, sp.Rational(1, 2)) - 2 / (1 + sp.exp(sy.eps))),
                     "p->0": _zero(sp.limit(hi, p, 0, "+") - sp.exp(sy.eps)),
                     "difference": _zero((_with_prior(S.difference_at_prior()) -
@@ -400,7 +395,7 @@ def _s44():
        "a maximum difference of 0.2 means tau(eps') = 0.2, i.e. eps' = 4 artanh(0.2) = 2 log(3/2)")
 def _p42():
     sol = sp.solve(sp.Eq(S.tau_printed(), sp.Rational(1, 5)), sy.eps)
-    return _proven({"solve": 0 if any(_zero(s - 2 * sp.log(sp.Rational(3, 2))) == 0 for s in sol) else sol,
+    return proven_if({"solve": 0 if any(_zero(s - 2 * sp.log(sp.Rational(3, 2))) == 0 for s in sol) else sol,
                     "artanh": _zero(sp.exp(4 * sp.atanh(sp.Rational(1, 5)).rewrite(sp.log)) - sp.Rational(9, 4))},
                    "SymPy solves (e^{eps/2} - 1)/(e^{eps/2} + 1) = 1/5: eps = 2 log(3/2) = 4 artanh(1/5)")
 

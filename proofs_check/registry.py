@@ -43,7 +43,15 @@ class Claim:
     check: Callable[[], Outcome] = field(compare=False)
 
 
-def agreement(rows, tolerance, detail: str) -> Outcome:
+def proven_if(checks: dict, detail: str) -> Outcome:
+    """PROVEN when every SymPy check closed (0 or True), else INCONCLUSIVE naming what was left."""
+    left = {k: v for k, v in checks.items() if not (v is True or (v is not False and v == 0))}
+    if not left:
+        return Outcome(PROVEN, margin="0", detail=detail)
+    return Outcome(INCONCLUSIVE, detail=f"SymPy did not close: {left}")
+
+
+def agreement(rows, tolerance, detail: str, extra_points: int = 0) -> Outcome:
     """CONFIRMED when every ``(context, value, reference)`` row agrees within ``tolerance``.
 
     The error is relative (|value - reference| / |reference|; absolute when the
@@ -55,7 +63,7 @@ def agreement(rows, tolerance, detail: str) -> Outcome:
 
     from numeric.precision import as_mpf
 
-    worst, points = mpmath.mpf(0), 0
+    worst, points = mpmath.mpf(0), extra_points
     for context, value, reference in rows:
         with mpmath.workdps(60):
             v, r = as_mpf(value, 60), as_mpf(reference, 60)
