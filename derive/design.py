@@ -54,10 +54,20 @@ def parameter(record: TradeOff) -> sp.Symbol:
     return free[0]
 
 
+_ROOTS: dict = {}
+
+
+def _memo(key, compute):
+    """SymPy's solve takes up to a second: one derivation per equation."""
+    if key not in _ROOTS:
+        _ROOTS[key] = compute()
+    return _ROOTS[key]
+
+
 def power_roots(record: TradeOff):
     """[(root, condition)] solving 1 - f(alpha0) = V for the record's parameter."""
     eq = record.power.subs(alpha, alpha0)
-    return solve_for(eq, parameter(record), target)
+    return _memo(("power", eq), lambda: solve_for(eq, parameter(record), target))
 
 
 def _positive(record: TradeOff) -> tuple[TradeOff, sp.Symbol, sp.Symbol]:
@@ -81,9 +91,9 @@ def rho_roots(record: TradeOff):
     value = rho_of_parameter(record).value
     if value is sp.oo:
         return []
-    return [(r, c) for r, c in ((sp.simplify(r), c) for r, c in solve_for(value, parameter(record), target))]
+    return _memo(("rho", value), lambda: [(sp.simplify(r), c) for r, c in solve_for(value, parameter(record), target)])
 
 
 def ztest_mu_roots():
     """[(root, condition)] solving the Z-test power = V for mu (SymPy; the negative root dropped later)."""
-    return solve_for(ztest_power, mu, target)
+    return _memo(("ztest",), lambda: solve_for(ztest_power, mu, target))

@@ -76,12 +76,12 @@ def check_range(name: str, value: sp.Rational, low=None, high=None, *,
     if low is None:
         left, lo_ok = "(-inf", True
     else:
-        left = ("(" if low_open else "[") + str(low)
+        left = ("(" if low_open else "[") + (_show(sp.Rational(low)) if not isinstance(low, str) else low)
         lo_ok = value > low if low_open else value >= low
     if high is None:
         right, hi_ok = "inf)", True
     else:
-        right = str(high) + (")" if high_open else "]")
+        right = (_show(sp.Rational(high)) if not isinstance(high, str) else high) + (")" if high_open else "]")
         hi_ok = value < high if high_open else value <= high
     valid = f"in {left}, {right}"
     if integer:
@@ -98,7 +98,18 @@ def _show(value: sp.Rational) -> str:
         with mpmath.workdps(20):
             return mpmath.nstr(mpmath.mpf(value.p) / value.q, 6) if abs(value.p).bit_length() < 3000 \
                 else ("a number below 0" if value < 0 else "a very large number")
-    return str(value.p) if value.q == 1 else str(value)
+    if value.q == 1:
+        return str(value.p)
+    q, twos, fives = value.q, 0, 0
+    while q % 2 == 0:
+        q, twos = q // 2, twos + 1
+    while q % 5 == 0:
+        q, fives = q // 5, fives + 1
+    if q == 1 and max(twos, fives) <= 30:       # a finite decimal: print it as one (0.01, not 1/100)
+        from decimal import Decimal
+        text = format(Decimal(value.p) / Decimal(value.q), "f")
+        return text.rstrip("0").rstrip(".") if "." in text else text
+    return str(value)
 
 
 def parse(name: str, value, low=None, high=None, **kw) -> sp.Rational:

@@ -158,7 +158,7 @@ def _mp_node(expr: sp.Basic, naive: bool) -> Node:
     if expr is sp.S.NegativeInfinity:
         return lambda env: mpmath.mpf("-inf")
     if expr is sp.E:
-        return lambda env: mpmath.e
+        return lambda env: +mpmath.e
     if expr is sp.pi:
         return lambda env: +mpmath.pi
     if expr is sp.true:
@@ -312,7 +312,14 @@ def _mp_node(expr: sp.Basic, naive: bool) -> Node:
     if type(expr) in _ELEMENTARY:
         (k,) = kids
         f = _ELEMENTARY[type(expr)]
-        return lambda env: f(to_mpf(k(env)))
+        odd = type(expr) in _ODD
+
+        def elementary(env):
+            v = k(env)
+            if odd and isinstance(v, Exact) and v.p == 0:
+                return v                    # tanh(0) = 0 exactly, never a floating zero
+            return f(to_mpf(v))
+        return elementary
     raise TypeError(f"no mpmath kernel for {type(expr).__name__} in {expr}")
 
 
@@ -320,6 +327,8 @@ def _mp_node(expr: sp.Basic, naive: bool) -> Node:
 _ELEMENTARY = {sp.erf: mpmath.erf, sp.erfc: mpmath.erfc, sp.erfinv: mpmath.erfinv,
                sp.tanh: mpmath.tanh, sp.atanh: mpmath.atanh, sp.cosh: mpmath.cosh,
                sp.sinh: mpmath.sinh}
+#: the ones with f(0) = 0, returned exactly at an exact 0
+_ODD = (sp.erf, sp.erfinv, sp.tanh, sp.atanh, sp.sinh)
 
 
 @lru_cache(maxsize=512)

@@ -16,7 +16,7 @@ from derive.exact import parse
 from derive.symbols import alpha as ALPHA, mu as MU, n as N
 from derive.tradeoff import TradeOff
 
-from .bridge import exact_of
+from .bridge import Exact, exact_of
 from .precision import evaluate_env
 
 TARGETS = ("rho", "rho-alpha0", "power")
@@ -64,7 +64,10 @@ def select(record: TradeOff, target: str, value, alpha0=None, digits: int = 15) 
         raise DomainError("value", value, f"a value for which {equation} has a root with "
                           f"{sym.name} >= 0 (SymPy found none valid)")
     env = {s: exact_of(v) for s, v in subs.items()}
-    got = evaluate_env(root, env, digits)
+    if target != "rho" and subs[D.target] == subs[D.alpha0]:
+        got = Exact(0)        # power alpha0 at level alpha0: no privacy loss, the parameter is 0 exactly
+    else:
+        got = evaluate_env(root, env, digits)
     return {"parameter": _name(sym), "value": got, "expr": root, "equation": equation}
 
 

@@ -286,10 +286,6 @@ def test_zcdp_conversions(rho, k, delta):
         assert val(cks["eps"]) >= exact
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the CKS conversion returns a negative eps when k rho is small "
-                   "against log(1/delta): zcdp_to_dp('1e-20', '1', '0.1', 'cks') = -0.10536... (= log(1 - delta)), "
-                   "zcdp_to_dp('1', '1', '0.999', 'cks') = -5.9068; eps >= 0 always (the exact eps of the "
-                   "Gaussian mechanism is 0 there), so the infimum must be clamped at 0")
 @pytest.mark.parametrize("rho, k, delta", [("1e-20", "1", "0.1"), ("1", "1", "0.999")])
 def test_cks_eps_is_never_negative(rho, k, delta):
     out = NC.zcdp_to_dp(rho, k, delta, "cks", DIGITS)

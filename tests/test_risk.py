@@ -354,11 +354,7 @@ def test_posterior_is_non_increasing_in_alpha():
         close(got[-1], q("0.3"), mpmath.mpf("1e-13"), "p_post(1) = prior")
 
 
-# ------------------------------------------------------------------ bugs
-@pytest.mark.xfail(strict=True, reason="BUG: numeric.risk.risk returns rho = mpmath.e (a lazy mpmath constant, "
-                   "not an mpf) when rho is exactly E (laplace eps=1, logistic mu=1, RR eps=1); outside a "
-                   "workdps block it has 53-bit precision, so digits=30 gives only ~16 correct digits "
-                   "(the CLI prints rho = 2.71828182845904509079559829843)")
+# ------------------------------------------------------------------ regressions (bugs found and fixed)
 def test_rho_equal_to_e_keeps_the_requested_digits():
     out = risk_of("laplace-1", "0.01", "0.5", 30)
     with mpmath.workdps(60):

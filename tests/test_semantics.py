@@ -191,12 +191,7 @@ def test_monte_carlo_gaussian_mechanism_posterior_within_bounds():
             assert outside <= q(dp)
 
 
-# ------------------------------------------------------------------ bugs
-@pytest.mark.xfail(strict=True, raises=derive.PrecisionExhausted,
-                   reason="BUG: semantics('0', '0', delta') raises PrecisionExhausted: eps' = 0 makes "
-                   "difference_bound = tanh(0) and difference_*_at_prior exact zeros, and the verifier "
-                   "never accepts a floating zero (CLI: `semantics --eps 0 --delta 0 --delta-prime 0.05` "
-                   "exits 3); eps = 0 and delta = 0 are inside the documented domain")
+# ------------------------------------------------------------------ regressions (bugs found and fixed)
 def test_pure_zero_dp_gives_zero_bounds():
     out = NS.semantics("0", "0", "0.05", "0.3", 15)
     assert val(out["eps_prime"]) == 0
