@@ -27,10 +27,10 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from fractions import Fraction
 
 import mpmath
 import pytest
+from exact_refs import q, qc
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TIMEOUT = 300
@@ -141,16 +141,6 @@ def assert_usage_error(res: Result, *must_contain: str):
     for text in must_contain:
         assert text in lines[0], f"{res.args}: {text!r} not in {lines[0]!r}"
     return lines[0]
-
-
-def q(s) -> mpmath.mpf:
-    f = Fraction(s)
-    return mpmath.mpf(f.numerator) / f.denominator
-
-
-def qc(s) -> mpmath.mpf:
-    f = 1 - Fraction(s)
-    return mpmath.mpf(f.numerator) / f.denominator
 
 
 def z_upper(a):

@@ -27,36 +27,8 @@ import derive
 from derive.errors import DomainError
 from numeric import design as ND
 
-from conftest import Hang, call_with_timeout
-
-DIGITS = 20
-TOL = mpmath.mpf("1e-18")
-
-
-def q(s) -> mpmath.mpf:
-    f = Fraction(s)
-    return mpmath.mpf(f.numerator) / f.denominator
-
-
-def qc(s) -> mpmath.mpf:
-    f = 1 - Fraction(s)
-    return mpmath.mpf(f.numerator) / f.denominator
-
-
-def val(x) -> mpmath.mpf:
-    if type(x).__name__ == "Exact":
-        return mpmath.mpf(x.p) / x.q
-    return mpmath.mpf(x)
-
-
-def close(got, ref, tol=TOL, what=""):
-    with mpmath.workdps(80):
-        g, r = val(got), mpmath.mpf(ref)
-        if r == 0:
-            assert g == 0, f"{what}: got {g}, expected exactly 0"
-            return
-        err = abs(g - r) / abs(r)
-        assert err <= tol, f"{what}: got {mpmath.nstr(g, 25)}, ref {mpmath.nstr(r, 25)}, rel err {mpmath.nstr(err, 3)}"
+from conftest import call_with_timeout
+from exact_refs import DIGITS, close, q, qc, val
 
 
 @lru_cache(maxsize=None)

@@ -20,7 +20,6 @@ All inputs are read exactly (``Fraction`` of the decimal string) at the working 
 
 from __future__ import annotations
 
-from fractions import Fraction
 from functools import lru_cache
 
 import mpmath
@@ -29,40 +28,10 @@ import pytest
 import derive
 from derive.errors import DomainError
 from numeric import risk as NR
-
-
-DIGITS = 20
-TOL = mpmath.mpf("1e-18")  # 20 verified digits, compared with 2 digits of slack
+from exact_refs import DIGITS, TOL, close, q, qc, val
 
 
 # ------------------------------------------------------------------ exact inputs and helpers
-def q(s) -> mpmath.mpf:
-    """The decimal string s, exactly as a fraction, rounded once at the working precision."""
-    f = Fraction(s)
-    return mpmath.mpf(f.numerator) / f.denominator
-
-
-def qc(s) -> mpmath.mpf:
-    """1 - s, computed exactly as a fraction before rounding (priors near 1 keep their digits)."""
-    f = 1 - Fraction(s)
-    return mpmath.mpf(f.numerator) / f.denominator
-
-
-def val(x) -> mpmath.mpf:
-    """A library result (mpf, or its exact-rational ``Exact``) as an mpf at the working precision."""
-    if type(x).__name__ == "Exact":
-        return mpmath.mpf(x.p) / x.q
-    return mpmath.mpf(x)
-
-
-def close(got, ref, tol=TOL, what=""):
-    with mpmath.workdps(80):
-        g, r = val(got), mpmath.mpf(ref)
-        if r == 0:
-            assert g == 0, f"{what}: got {g}, expected exactly 0"
-            return
-        err = abs(g - r) / abs(r)
-        assert err <= tol, f"{what}: got {mpmath.nstr(g, 25)}, ref {mpmath.nstr(r, 25)}, rel err {mpmath.nstr(err, 3)}"
 
 
 def _newton_z(a, z, dps):

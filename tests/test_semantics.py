@@ -17,44 +17,14 @@ delta = 1e-300 next to delta' = 0.05 is resolved):
 
 from __future__ import annotations
 
-from fractions import Fraction
 
 import mpmath
 import numpy as np
 import pytest
 
-import derive
 from derive.errors import DomainError
 from numeric import semantics as NS
-
-DIGITS = 20
-TOL = mpmath.mpf("1e-18")
-
-
-def q(s) -> mpmath.mpf:
-    f = Fraction(s)
-    return mpmath.mpf(f.numerator) / f.denominator
-
-
-def qc(s) -> mpmath.mpf:
-    f = 1 - Fraction(s)
-    return mpmath.mpf(f.numerator) / f.denominator
-
-
-def val(x) -> mpmath.mpf:
-    if type(x).__name__ == "Exact":
-        return mpmath.mpf(x.p) / x.q
-    return mpmath.mpf(x)
-
-
-def close(got, ref, tol=TOL, what=""):
-    with mpmath.workdps(400):
-        g, r = val(got), mpmath.mpf(ref)
-        if r == 0:
-            assert g == 0, f"{what}: got {g}, expected exactly 0"
-            return
-        err = abs(g - r) / abs(r)
-        assert err <= tol, f"{what}: got {mpmath.nstr(g, 25)}, ref {mpmath.nstr(r, 25)}, rel err {mpmath.nstr(err, 3)}"
+from exact_refs import DIGITS, close, q, qc, val
 
 
 def eps_prime(eps, delta, dp):
