@@ -1,7 +1,5 @@
-"""Shared helpers of the issue #3 tests: exact decimal inputs and comparisons at 80 digits.
-
-Nothing here computes a reference value; each test file computes its own
-independently of the library.
+"""Shared helpers of the issue #3 tests: exact decimal inputs, comparisons at 80 digits, and the
+reference trade-off formulas written here from the papers (never with the library).
 """
 
 from __future__ import annotations
@@ -42,3 +40,35 @@ def close(got, ref, tol=TOL, what=""):
             return
         err = abs(g - r) / abs(r)
         assert err <= tol, f"{what}: got {mpmath.nstr(g, 25)}, ref {mpmath.nstr(r, 25)}, rel err {mpmath.nstr(err, 3)}"
+
+
+def z_upper(a):
+    """PhiBar^-1(a): Newton on log PhiBar (concave) from sqrt(-2 log a), monotone ."""
+    a = mpmath.mpf(a)
+    if a == mpmath.mpf(1) / 2:
+        return mpmath.mpf(0)
+    if a > mpmath.mpf(1) / 2:
+        return -z_upper(1 - a)
+    la = mpmath.log(a)
+    z = mpmath.sqrt(-2 * la)
+    for _ in range(1000):
+        tail = mpmath.ncdf(-z)
+        step = (mpmath.log(tail) - la) * tail / mpmath.npdf(z)
+        z += step
+        if abs(step) <= mpmath.mpf(10) ** (-mpmath.mp.dps + 8) * max(1, abs(z)):
+            return z
+    raise AssertionError("no convergence")
+
+
+def gauss_power(mu, a):
+    """1 - G_mu(a) = Phi(mu - PhiBar^-1(a)) (Dong, Roth, Su 2022)."""
+    return mpmath.ncdf(mpmath.mpf(mu) - z_upper(a))
+
+def laplace_power(eps, a):
+    """1 - f(a) of the Laplace mechanism, piece by piece without forming 1 - f."""
+    e, a = mpmath.mpf(eps), mpmath.mpf(a)
+    if a < mpmath.exp(-e) / 2:
+        return mpmath.exp(e) * a
+    if a <= mpmath.mpf(1) / 2:
+        return 1 - mpmath.exp(-e) / (4 * a)
+    return 1 - mpmath.exp(-e) * (1 - a)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import mpmath
 import pytest
-from exact_refs import q, qc
+from exact_refs import gauss_power, q, qc, z_upper
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TIMEOUT = 300
@@ -143,26 +143,6 @@ def assert_usage_error(res: Result, *must_contain: str):
     return lines[0]
 
 
-def z_upper(a):
-    """PhiBar^-1(a): Newton on log PhiBar (concave) from sqrt(-2 log a), monotone (see test_risk.py)."""
-    a = mpmath.mpf(a)
-    if a == mpmath.mpf(1) / 2:
-        return mpmath.mpf(0)
-    if a > mpmath.mpf(1) / 2:
-        return -z_upper(1 - a)
-    la = mpmath.log(a)
-    z = mpmath.sqrt(-2 * la)
-    for _ in range(1000):
-        tail = mpmath.ncdf(-z)
-        step = (mpmath.log(tail) - la) * tail / mpmath.npdf(z)
-        z += step
-        if abs(step) <= mpmath.mpf(10) ** (-mpmath.mp.dps + 8) * max(1, abs(z)):
-            return z
-    raise AssertionError("no convergence")
-
-
-def gauss_power(mu, a):
-    return mpmath.ncdf(mpmath.mpf(mu) - z_upper(a))
 
 
 # ---------------------------------------------------------------- risk

@@ -28,7 +28,7 @@ from derive.errors import DomainError
 from numeric import design as ND
 
 from conftest import call_with_timeout
-from exact_refs import DIGITS, close, q, qc, val
+from exact_refs import DIGITS, close, gauss_power, laplace_power, q, qc, val, z_upper
 
 
 @lru_cache(maxsize=None)
@@ -48,30 +48,12 @@ def _z_upper_cached(a, dps):
     raise AssertionError("no convergence")
 
 
-def z_upper(a):
-    a = mpmath.mpf(a)
-    if a == mpmath.mpf(1) / 2:
-        return mpmath.mpf(0)
-    if a > mpmath.mpf(1) / 2:
-        return -z_upper(1 - a)
-    return +_z_upper_cached(a, mpmath.mp.dps)
-
-
-def gauss_power(mu, a):
-    return mpmath.ncdf(mpmath.mpf(mu) - z_upper(a))
 
 
 def gauss_beta(mu, a):                      # f(a) = G_mu(a) = PhiBar(mu - z_{1-a}), no 1 - power
     return mpmath.ncdf(z_upper(a) - mpmath.mpf(mu))
 
 
-def laplace_power(eps, a):
-    e, a = mpmath.mpf(eps), mpmath.mpf(a)
-    if a < mpmath.exp(-e) / 2:
-        return mpmath.exp(e) * a
-    if a <= mpmath.mpf(1) / 2:
-        return 1 - mpmath.exp(-e) / (4 * a)
-    return 1 - mpmath.exp(-e) * (1 - a)
 
 
 def laplace_beta(eps, a):

@@ -28,7 +28,7 @@ import pytest
 import derive
 from derive.errors import DomainError
 from numeric import risk as NR
-from exact_refs import DIGITS, TOL, close, q, qc, val
+from exact_refs import DIGITS, TOL, close, laplace_power, q, qc, val
 
 
 # ------------------------------------------------------------------ exact inputs and helpers
@@ -90,15 +90,6 @@ def gauss_power(mu, a):
     return +_gauss_power_cached(mu, a, mpmath.mp.dps)
 
 
-def laplace_power(eps, a):
-    """1 - f(a) of the Laplace mechanism, each piece written without the cancellation 1 - f:
-    e^eps a for a < e^-eps/2, 1 - e^-eps/(4a) up to 1/2, 1 - e^-eps (1 - a) above."""
-    e, a = mpmath.mpf(eps), mpmath.mpf(a)
-    if a < mpmath.exp(-e) / 2:
-        return mpmath.exp(e) * a
-    if a <= mpmath.mpf(1) / 2:
-        return 1 - mpmath.exp(-e) / (4 * a)
-    return 1 - mpmath.exp(-e) * (1 - a)
 
 
 def urs_p(mu, n):
