@@ -18,7 +18,6 @@ Inputs are decimal strings read exactly (``Fraction``).
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
 
 import mpmath
 import pytest
@@ -31,21 +30,6 @@ from conftest import call_with_timeout
 from exact_refs import DIGITS, close, gauss_power, laplace_power, q, qc, val, z_upper
 
 
-@lru_cache(maxsize=None)
-def _z_upper_cached(a, dps):
-    """PhiBar^-1(a) for a in (0, 1/2): Newton on log PhiBar from sqrt(-2 log a) (monotone: log
-    PhiBar is concave, and PhiBar(z0) <= e^{-z0^2/2}/2 = a/2 puts z0 right of the root)."""
-    with mpmath.workdps(dps + 10):
-        la = mpmath.log(a)
-        z = mpmath.sqrt(-2 * la)
-        tol = mpmath.mpf(10) ** (-dps - 2)
-        for _ in range(1000):
-            tail = mpmath.ncdf(-z)
-            step = (mpmath.log(tail) - la) * tail / mpmath.npdf(z)
-            z += step
-            if abs(step) <= tol * max(1, abs(z)):
-                return z
-    raise AssertionError("no convergence")
 
 
 
