@@ -24,22 +24,15 @@ test waits only for the commands it reads.  The file needs about 80 s of CPU, so
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import subprocess
-import sys
-import time
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 
 import mpmath
 import pytest
+from cli_runner import Result, argv as _a, mantissa_digits, module_runner, run as _run
 
 from tests.reference import values as R
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TIMEOUT = 300  # seconds per CLI call (a full `check` takes ~10 s)
 
 ACCEPTANCE_POWER = "7.65717206478308680944708952631e-285"  # issue #2 acceptance example
 PAPERS = ("000", "001", "002", "003", "004")
@@ -48,32 +41,6 @@ STATUSES = ("PROVEN", "CONFIRMED", "FAILED", "INCONCLUSIVE")
 
 
 # ---------------------------------------------------------------- running the CLI
-@dataclass(frozen=True)
-class Result:
-    args: tuple
-    rc: int
-    out: str
-    err: str
-
-    def json(self):
-        assert self.rc == 0, f"{self.args}: exit {self.rc}, stderr {self.err!r}"
-        assert self.err == "", f"{self.args}: stderr {self.err!r}"
-        assert len(self.out.strip().splitlines()) == 1, f"{self.args}: --json prints one line"
-        return json.loads(self.out)
-
-
-def _run(args: tuple, program=None) -> Result:
-    cmd = (program or [sys.executable, "-m", "proofs_check"]) + list(args)
-    try:
-        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
-    except OSError:  # a transient spawn failure (seen once: EFAULT from fork_exec under load); retry once
-        time.sleep(0.5)
-        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
-    return Result(tuple(args), proc.returncode, proc.stdout, proc.stderr)
-
-
-def _a(text: str) -> tuple:
-    return tuple(text.split())
 
 
 # every command used below (the two slow ones first: they are started first)
@@ -184,44 +151,14 @@ ALL_COMMANDS = (
 )
 
 
-class CLI:
-    """Runs CLI commands in a thread pool; ``cli(*args)`` waits for (or starts) one command."""
-
-    def __init__(self, workers: int):
-        self._pool = ThreadPoolExecutor(max_workers=workers)
-        self._futures = {}
-
-    def submit(self, args):
-        args = tuple(args)
-        if args not in self._futures:
-            self._futures[args] = self._pool.submit(_run, args)
-        return self._futures[args]
-
-    def __call__(self, *args) -> Result:
-        return self.submit(args).result()
-
-    def close(self):
-        self._pool.shutdown(wait=True, cancel_futures=True)
-
-
 @pytest.fixture(scope="module")
 def cli(request):
-    runner = CLI(workers=max(2, os.cpu_count() or 2) + 1)
-    selected = [item for item in request.session.items if getattr(item, "module", None) is request.module]
-    if len(selected) >= 20:  # most of the module runs: start every command now, in parallel
-        for args in ALL_COMMANDS:
-            runner.submit(args)
-    # else (a few tests picked with -k): each command starts when a test asks for it
+    runner = module_runner(request, ALL_COMMANDS, threshold=20)
     yield runner
     runner.close()
 
 
 # ---------------------------------------------------------------- helpers
-def mantissa_digits(text: str) -> int:
-    """Significant digits written in a decimal string ("0.0271928182845905" -> 15)."""
-    m = re.fullmatch(r"[+-]?(\d+)(?:\.(\d*))?(?:[eE][+-]?\d+)?", text)
-    assert m, f"not a decimal string: {text!r}"
-    return len((m.group(1) + (m.group(2) or "")).lstrip("0"))
 
 
 def _ref(value):

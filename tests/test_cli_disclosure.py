@@ -21,44 +21,15 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 
 import mpmath
 import pytest
+from cli_runner import Result, argv as _a, mantissa_digits, module_runner
 from exact_refs import gauss_power, q, qc, z_upper
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TIMEOUT = 300
 
 
 # ---------------------------------------------------------------- running the CLI
-@dataclass(frozen=True)
-class Result:
-    args: tuple
-    rc: int
-    out: str
-    err: str
-
-    def json(self):
-        assert self.rc == 0, f"{self.args}: exit {self.rc}, stderr {self.err!r}"
-        assert self.err == "", f"{self.args}: stderr {self.err!r}"
-        assert len(self.out.strip().splitlines()) == 1, f"{self.args}: --json prints one line"
-        return json.loads(self.out)
-
-
-def _run(args: tuple) -> Result:
-    proc = subprocess.run([sys.executable, "-m", "proofs_check", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=TIMEOUT)
-    return Result(tuple(args), proc.returncode, proc.stdout, proc.stderr)
-
-
-def _a(text: str) -> tuple:
-    return tuple(text.split())
 
 
 RISK_G = _a("risk gaussian --mu 1 --alpha0 1e-1000 --prior 0.999999999999999 --digits 30 --json")
@@ -87,40 +58,14 @@ ALL = [RISK_G, RISK_URS_TEXT, RISK_L1, POST_G, POST_URS0, SEM_A, *COMP.values(),
        ZCDP_BS, SEL_G, SEL_L_RA0, SEL_L_RHO, ZT, ZT_MIN, *(a for _, a, _ in BAD_SUBPROCESS)]
 
 
-class CLI:
-    def __init__(self, workers: int):
-        self._pool = ThreadPoolExecutor(max_workers=workers)
-        self._futures = {}
-
-    def submit(self, args):
-        args = tuple(args)
-        if args not in self._futures:
-            self._futures[args] = self._pool.submit(_run, args)
-        return self._futures[args]
-
-    def __call__(self, *args) -> Result:
-        return self.submit(args).result()
-
-    def close(self):
-        self._pool.shutdown(wait=True, cancel_futures=True)
-
-
 @pytest.fixture(scope="module")
 def cli(request):
-    runner = CLI(workers=max(2, os.cpu_count() or 2) + 1)
-    selected = [item for item in request.session.items if getattr(item, "module", None) is request.module]
-    if len(selected) >= 10:  # most of the module runs: start every command now
-        for args in ALL:
-            runner.submit(args)
+    runner = module_runner(request, ALL, threshold=10)
     yield runner
     runner.close()
 
 
 # ---------------------------------------------------------------- helpers
-def mantissa_digits(text: str) -> int:
-    m = re.fullmatch(r"[+-]?(\d+)(?:\.(\d*))?(?:[eE][+-]?\d+)?", text)
-    assert m, f"not a decimal string: {text!r}"
-    return len((m.group(1) + (m.group(2) or "")).lstrip("0"))
 
 
 def assert_correctly_rounded(got: str, ref, digits: int, what=""):
@@ -141,8 +86,6 @@ def assert_usage_error(res: Result, *must_contain: str):
     for text in must_contain:
         assert text in lines[0], f"{res.args}: {text!r} not in {lines[0]!r}"
     return lines[0]
-
-
 
 
 # ---------------------------------------------------------------- risk
