@@ -78,3 +78,14 @@ def mantissa_digits(text: str) -> int:
     m = re.fullmatch(r"[+-]?(\d+)(?:\.(\d*))?(?:[eE][+-]?\d+)?", text)
     assert m, f"not a decimal string: {text!r}"
     return len((m.group(1) + (m.group(2) or "")).lstrip("0"))
+
+
+def assert_usage_error(res: Result, *must_contain: str):
+    """Exit 2, no traceback, one stderr line containing every ``must_contain``."""
+    assert res.rc == 2, f"{res.args}: exit {res.rc}, stdout {res.out!r}, stderr {res.err!r}"
+    assert "Traceback" not in res.err and "Traceback" not in res.out, res.err
+    lines = res.err.splitlines()
+    assert len(lines) == 1, f"{res.args}: stderr must be one line, got {res.err!r}"
+    for text in must_contain:
+        assert text in lines[0], f"{res.args}: {text!r} not in {lines[0]!r}"
+    return lines[0]

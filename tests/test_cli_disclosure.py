@@ -25,7 +25,7 @@ import re
 
 import mpmath
 import pytest
-from cli_runner import Result, argv as _a, mantissa_digits, module_runner
+from cli_runner import Result, assert_usage_error, argv as _a, mantissa_digits, module_runner
 from exact_refs import gauss_power, q, qc, z_upper
 
 
@@ -76,16 +76,6 @@ def assert_correctly_rounded(got: str, ref, digits: int, what=""):
         ulp = mpmath.mpf(10) ** (mpmath.floor(mpmath.log10(abs(g))) - digits + 1)
         assert abs(g - r) <= ulp / 2 * (1 + mpmath.mpf("1e-6")), \
             f"{what}: {got} is not {mpmath.nstr(r, digits + 5)} rounded to {digits} digits"
-
-
-def assert_usage_error(res: Result, *must_contain: str):
-    assert res.rc == 2, f"{res.args}: exit {res.rc}, stdout {res.out!r}, stderr {res.err!r}"
-    assert "Traceback" not in res.err and "Traceback" not in res.out, res.err
-    lines = res.err.splitlines()
-    assert len(lines) == 1, f"{res.args}: stderr must be one line, got {res.err!r}"
-    for text in must_contain:
-        assert text in lines[0], f"{res.args}: {text!r} not in {lines[0]!r}"
-    return lines[0]
 
 
 # ---------------------------------------------------------------- risk
