@@ -14,6 +14,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
+import derive
 from derive import composition as C
 from derive import semantics as S
 from derive import symbols as sy
@@ -189,9 +190,10 @@ def _gauss_tail(mu, x):
     return mpmath.ncdf(-(x - m) / s) + mpmath.ncdf((-x - m) / s)
 
 
-def _gauss_delta(mu, e):
-    """The exact (eps, delta)-DP curve of the Gaussian mechanism (GDP profile)."""
-    return mpmath.ncdf(-e / mu + mu / 2) - mpmath.exp(e) * mpmath.ncdf(-e / mu - mu / 2)
+def _gauss_delta(mu_text: str, e_text: str):
+    """The exact (eps, delta)-DP curve of the Gaussian mechanism: the record's closed-form profile
+    (one source, derived by SymPy in claim DRS-Cor2.13), at 35 verified digits."""
+    return mp.profile_delta(derive.gaussian(mu_text), e_text, 35)
 
 
 def _gaussian_cases():
@@ -208,8 +210,8 @@ def _t39_gauss():
     worst, points = None, 0
     for mu_t, e_t, c_t in _gaussian_cases():
         with mpmath.workdps(40):
-            mu, e, c = mpmath.mpf(mu_t), mpmath.mpf(e_t), mpmath.mpf(c_t)
-            d = _gauss_delta(mu, e)
+            mu, c = mpmath.mpf(mu_t), mpmath.mpf(c_t)
+            d = _gauss_delta(mu_t, e_t)
             dp = min(c * d, mpmath.mpf(1))
             if not dp > d:
                 continue
@@ -240,7 +242,7 @@ def _t25():
         for e_t in ("0", "0.1", "1", "5", "20"):
             with mpmath.workdps(40):
                 mu, e = mpmath.mpf(mu_t), mpmath.mpf(e_t)
-                dp_delta, pdp_delta = _gauss_delta(mu, e), _gauss_tail(mu, e)
+                dp_delta, pdp_delta = _gauss_delta(mu_t, e_t), _gauss_tail(mu, e)
                 rows += 1
                 if dp_delta > pdp_delta:
                     return Outcome(FAILED, counterexample={"mu": mu_t, "eps": e_t, "dp": str(dp_delta),
@@ -266,7 +268,7 @@ def _ta2():
                 dens = lambda z: mpmath.npdf(z, m, mu)   # noqa: E731
                 expect = mpmath.quad(lambda z: dens(z) * -mpmath.expm1(e - z), [e, e + 10 * mu, mpmath.inf])
                 split = mpmath.ncdf(-(e - m) / mu) - mpmath.exp(e) * mpmath.ncdf((-e - m) / mu)
-                profile = _gauss_delta(mu, e)
+                profile = _gauss_delta(mu_t, e_t)
             rows.append(({"mu": mu_t, "eps": e_t, "form": "expectation"}, expect, profile))
             rows.append(({"mu": mu_t, "eps": e_t, "form": "split"}, split, profile))
     for k_, e0, eg in ((5, "0.3", "0.5"), (12, "0.1", "0.25"), (40, "0.05", "0.6")):
@@ -325,18 +327,13 @@ def _d26():
        "both are at least the exact eps of the Gaussian mechanism with mu = sqrt(2 rho) at delta")
 def _t27():
     points, worst = 0, None
-    for r_t in ("0.005", "0.125", "0.5", "2", "8"):
+    # rho = mu^2/2 (KZ-D2.6): mu = 0.1, 0.5, 1, 2, 4 for rho = 0.005, 0.125, 0.5, 2, 8
+    for r_t, mu_t in (("0.005", "0.1"), ("0.125", "0.5"), ("0.5", "1"), ("2", "2"), ("8", "4")):
         for d_t in ("1e-3", "1e-6", "1e-12"):
             bs = NC.zcdp_to_dp(r_t, 1, d_t, "bun-steinke", 20)["eps"]
             cks = NC.zcdp_to_dp(r_t, 1, d_t, "cks", 20)["eps"]
+            exact = mp.profile_eps(derive.gaussian(mu_t), d_t, 20)   # the exact eps at delta
             with mpmath.workdps(40):
-                mu = mpmath.sqrt(2 * mpmath.mpf(r_t))
-                target = mpmath.mpf(d_t)
-                lo, hi = mpmath.mpf(0), bs + 1          # delta(eps) is decreasing: bisection
-                for _ in range(160):
-                    mid = (lo + hi) / 2
-                    lo, hi = (mid, hi) if _gauss_delta(mu, mid) > target else (lo, mid)
-                exact = (lo + hi) / 2
                 points += 1
                 if not (exact <= cks * (1 + mpmath.mpf(10) ** -15) and cks <= bs):
                     return Outcome(FAILED, counterexample={"rho": r_t, "delta": d_t, "exact": str(exact),
