@@ -33,6 +33,16 @@ def _k(k) -> int:
     return int(parse("k", k, 1, MAX_K, integer=True))
 
 
+def _loss_weights(a, k: int):
+    """(l, pmf_l) for l = 0, 1, ..., k: pmf_l = C(k, l) e^{(k-l) a}/(1 + e^a)^k, the probability that
+    the privacy loss of k randomized responses is (k - 2l) a (catalog KZ-TA.2)."""
+    pmf = mpmath.exp(k * a - k * mpmath.log1p(mpmath.exp(a)))   # l = 0: (e^a/(1+e^a))^k
+    down = mpmath.exp(-a)
+    for l in range(k + 1):
+        yield l, pmf
+        pmf = pmf * (k - l) / (l + 1) * down
+
+
 def optimal_delta(eps0, k, eps_g, digits: int = 15):
     """delta_opt(eps_g) of the k-fold composition of eps0-DP (direct sum over l)."""
     e0 = parse("eps", eps0, 0, None, low_open=True)
@@ -41,14 +51,12 @@ def optimal_delta(eps0, k, eps_g, digits: int = 15):
 
     def compute():
         a, g = mpmath.mpf(e0.p) / e0.q, mpmath.mpf(eg.p) / eg.q
-        pmf = mpmath.exp(kk * a - kk * mpmath.log1p(mpmath.exp(a)))   # l = 0: (e^a/(1+e^a))^k
         total = mpmath.mpf(0)
-        for l in range(kk + 1):
+        for l, pmf in _loss_weights(a, kk):
             z = (kk - 2 * l) * a
             if z <= g:
                 break
             total += pmf * -mpmath.expm1(g - z)
-            pmf = pmf * (kk - l) / (l + 1) * mpmath.exp(-a)
         return total
     if (kk * e0) <= eg:
         return Exact(0)
@@ -64,14 +72,12 @@ def optimal_eps(eps0, k, delta, digits: int = 15):
     def compute():
         a = mpmath.mpf(e0.p) / e0.q
         target = mpmath.mpf(d.p) / d.q
-        down = mpmath.exp(-a)
-        pmf = mpmath.exp(kk * a - kk * mpmath.log1p(mpmath.exp(a)))
         weight = mpmath.exp(-kk * a)            # e^{-(k - 2l) eps0} at l = 0
         up2 = mpmath.exp(2 * a)
         A = B = mpmath.mpf(0)
         cell = mpmath.exp((kk - 2) * a)         # e^{(k - 2(l+1)) eps0}, the left end of cell i = l + 1
         down2 = mpmath.exp(-2 * a)
-        for l in range(kk + 1):
+        for l, pmf in _loss_weights(a, kk):
             A += pmf
             B += pmf * weight
             if kk - 2 * (l + 1) <= 0:           # the cell reaches eps_g = 0
@@ -79,7 +85,6 @@ def optimal_eps(eps0, k, delta, digits: int = 15):
                 return Exact(0) if at_zero < target else mpmath.log((A - target) / B)
             if A - cell * B >= target:
                 return mpmath.log((A - target) / B)
-            pmf = pmf * (kk - l) / (l + 1) * down
             weight *= up2
             cell *= down2
         return Exact(0)
