@@ -60,6 +60,12 @@ def _rounded(value, places: int, mode) -> str:
     return str(Decimal(mpmath.nstr(value, 30)).quantize(q, rounding=mode))
 
 
+def rounds_to(printed: str, value) -> bool:
+    """``value`` rounded half-even to the decimals of ``printed`` is ``printed``."""
+    from decimal import ROUND_HALF_EVEN
+    return _same(printed, value, ROUND_HALF_EVEN)
+
+
 def _same(printed: str, value, mode) -> bool:
     from decimal import Decimal
     return Decimal(_rounded(value, _decimals(printed), mode)) == Decimal(printed)

@@ -22,11 +22,12 @@ Printed values are transcribed from the seed text (../shared/seeds/003_*.txt).
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_EVEN, Decimal
 
 import mpmath
 
 from numeric import two_sided as TS
+
+from .reproduce import rounds_to
 
 EPS = ("0.01", "0.1", "0.25", "0.5", "1.0", "2.0", "4.0", "8.0")
 T1 = ("0.5005", "0.5017", "0.5075", "0.5253", "0.5796", "0.7070", "0.8874", "0.9889")
@@ -49,21 +50,17 @@ T4 = (("0.5006", "0.5005", "0.5005", "0.5005", "0.5005"),
       ("1.000", "0.9997", "0.9880", "0.7717", "0.6634"))
 
 
-def _matches(printed: str, value) -> bool:
-    places = len(printed.split(".")[1])
-    q = Decimal(1).scaleb(-places)
-    return Decimal(mpmath.nstr(value, 20)).quantize(q, rounding=ROUND_HALF_EVEN) == Decimal(printed)
 
 
 def _entry(cid, printed, described, note, alt_reading, alt_value):
     e = {"id": cid, "printed": printed,
          "computed": None if described is None else mpmath.nstr(described, 8),
-         "status": "reproduced" if described is not None and _matches(printed, described) else "differs",
+         "status": "reproduced" if described is not None and rounds_to(printed, described) else "differs",
          "note": note}
     if e["status"] == "differs":
         e["alt_reading"] = alt_reading
         e["alt_value"] = mpmath.nstr(mpmath.mpf(alt_value), 8)
-        e["alt_status"] = "reproduced" if _matches(printed, alt_value) else "differs"
+        e["alt_status"] = "reproduced" if rounds_to(printed, alt_value) else "differs"
     return e
 
 

@@ -23,7 +23,6 @@ Readings found by this toolkit (each entry repeats the one it uses):
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_EVEN, Decimal
 
 import mpmath
 import sympy as sp
@@ -36,16 +35,13 @@ from numeric.bridge import exact_of
 from numeric.precision import evaluate_env
 from numeric.risk import prior_env
 
+from .reproduce import rounds_to
 
-def _rounds_to(printed: str, value, scale=1) -> bool:
-    places = len(printed.split(".")[1]) if "." in printed else 0
-    q = Decimal(1).scaleb(-places)
-    got = Decimal(mpmath.nstr(value * scale, 25)).quantize(q, rounding=ROUND_HALF_EVEN)
-    return got == Decimal(printed)
+
 
 
 def _entry(cid, printed, value, note, *, scale=1, inputs="printed", status=None):
-    ok = _rounds_to(printed, value, scale) if status is None else None
+    ok = rounds_to(printed, value * scale) if status is None else None
     return {"id": cid, "printed": printed + ("%" if scale == 100 else ""),
             "computed": mpmath.nstr(value * scale, 8) + ("%" if scale == 100 else ""),
             "status": status or ("reproduced" if ok else "differs"), "inputs": inputs, "note": note}
