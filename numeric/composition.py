@@ -113,12 +113,14 @@ def compose_pure(eps0, k, delta, method: str, digits: int = 15) -> dict:
     return {"eps": optimal_eps(e0, kk, d, digits), "delta": exact_of(d)}
 
 
-def _cks(total_rho: sp.Rational, d: sp.Rational):
-    """inf over a > 1 of the CKS objective: bisection on the sign of its SymPy derivative."""
+def _cks(total_rho, d):
+    """inf over a > 1 of the CKS objective: bisection on the sign of its SymPy derivative.
+
+    ``total_rho`` and ``d`` are evaluation values (``Exact`` or mpf)."""
     from .bridge import compile_mp
     grad = compile_mp(C.cks_stationarity)
     obj = compile_mp(C.cks_objective)
-    env = {C.rho: exact_of(total_rho), DELTA: exact_of(d)}
+    env = {C.rho: total_rho, DELTA: d}
 
     def at(fn, a):
         env[C.order] = a
@@ -155,4 +157,4 @@ def zcdp_to_dp(rho, k, delta, conversion: str = "cks", digits: int = 15) -> dict
     bs = evaluate_env(C.bun_steinke_eps, env, digits)
     if conversion == "bun-steinke":
         return {"eps": bs, "rho_total": exact_of(total)}
-    return {"eps": verified_mpf(_cks(total, d), digits), "rho_total": exact_of(total), "bun_steinke": bs}
+    return {"eps": verified_mpf(_cks(exact_of(total), exact_of(d)), digits), "rho_total": exact_of(total), "bun_steinke": bs}

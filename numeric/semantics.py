@@ -86,8 +86,7 @@ def zcdp_eps_prime(rho_total, delta_prime, conversion: str = "bun-steinke", digi
     def eps_c(delta_mpf):
         if conversion == "bun-steinke":
             return bs({C.rho: exact_of(r), DELTA: delta_mpf})
-        from derive.exact import rational
-        return _cks(r, rational("delta", mpmath.nstr(delta_mpf, mpmath.mp.dps)))()
+        return _cks(exact_of(r), delta_mpf)()
 
     def compute():
         top = mpmath.log(mpmath.mpf(dp.p) / dp.q)
@@ -120,8 +119,7 @@ def releases_until(rho, delta_prime, threshold, bound: str = "posterior", prior=
 
     def value(k):
         ep = zcdp_eps_prime(r * k, delta_prime, conversion, 20)["eps_prime"]
-        from derive.exact import rational
-        return evaluate_env(expr, {**env, EPS: exact_of(rational("eps", mpmath.nstr(ep, 30)))}, 20)
+        return evaluate_env(expr, {**env, EPS: ep}, 20)
 
     def above(k):
         return value(k) > mpmath.mpf(t.p) / t.q

@@ -49,8 +49,7 @@ def _entry(cid, printed, value, note, *, scale=1, inputs="printed", status=None)
 
 def _at(expr, eps_value, prior):
     env = prior_env(prior)
-    env[EPS] = exact_of(sp.Rational(mpmath.nstr(eps_value, 40)) if not isinstance(eps_value, sp.Rational)
-                        else eps_value)
+    env[EPS] = exact_of(eps_value) if isinstance(eps_value, sp.Rational) else eps_value   # exact or mpf
     return evaluate_env(expr, env, 20)
 
 
@@ -146,7 +145,7 @@ def _example_4_2():
 
 
 def mp_eval(expr, named):
-    env = {sp.Symbol("eps'", positive=True): exact_of(sp.Rational(mpmath.nstr(named["eps'"], 40))),
+    env = {sp.Symbol("eps'", positive=True): named["eps'"],
            DELTA: exact_of(sp.Rational(1, 10**6)),
            S.delta_p: exact_of(sp.Rational(1, 100))}
     return evaluate_env(expr, env, 25)
