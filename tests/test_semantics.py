@@ -189,3 +189,43 @@ def test_bad_input(eps, delta, dp, prior, param):
     with pytest.raises(DomainError) as exc:
         NS.semantics(eps, delta, dp, prior)
     assert exc.value.parameter == param
+
+
+# ------------------------------------------------------------------ section 4.2: zCDP releases
+def _bs_eps_prime_min(rho_total, delta_prime):
+    """min over delta in (0, delta') of eps'(eps_BS(rho, delta), delta, delta'), by golden section in
+    log delta at 50 digits, from the formulas: eps_BS = rho + 2 sqrt(rho log(1/delta)) (Bun-Steinke)
+    and eps' = log((e^eps delta' + delta)/(delta' - delta)) (Kazan et al. Thm 3.9, boxed form)."""
+    with mpmath.workdps(50):
+        r, dp = mpmath.mpf(rho_total), mpmath.mpf(delta_prime)
+
+        def h(t):
+            d = mpmath.exp(t)
+            e = r + 2 * mpmath.sqrt(r * -t)
+            return mpmath.log((mpmath.exp(e) * dp + d) / (dp - d))
+        lo, hi = mpmath.log(dp) - 700, mpmath.log(dp) - mpmath.mpf("1e-12")
+        g = (mpmath.sqrt(5) - 1) / 2
+        for _ in range(400):
+            c, d = hi - g * (hi - lo), lo + g * (hi - lo)
+            if h(c) < h(d):
+                hi = d
+            else:
+                lo = c
+        return h((lo + hi) / 2)
+
+
+@pytest.mark.parametrize("rho_total", ["0.07", "0.3", "2.02"])
+def test_zcdp_eps_prime_is_the_minimum_over_the_conversion_delta(rho_total):
+    got = NS.zcdp_eps_prime(rho_total, "0.01", "bun-steinke", 20)["eps_prime"]
+    close(got, _bs_eps_prime_min(rho_total, "0.01"), tol=mpmath.mpf("1e-15"), what=rho_total)
+
+
+def test_releases_until_first_crossing():
+    # seed 002 Example 4.1 reading: 0.01-zCDP per day; the first k with U(1/2, eps'_k) > 0.99,
+    # checked on both sides with the independent minimisation above
+    out = NS.releases_until("0.01", "0.01", "0.99", "posterior")
+    k = out["k"]
+    with mpmath.workdps(50):
+        def upper(kk):
+            return 1 / (1 + mpmath.exp(-_bs_eps_prime_min(mpmath.mpf("0.01") * kk, "0.01")))
+        assert upper(k) > mpmath.mpf("0.99") >= upper(k - 1)
