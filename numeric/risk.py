@@ -99,5 +99,6 @@ def latex(record: TradeOff) -> dict:
     """LaTeX of f(0), rho and sup p_post for the record (bound values substituted)."""
     cls = classify(record)
     sup = sp.Integer(1) if cls["failure"] != R.NONE else R.posterior_sup(cls["rho"].value)[0]
+    names = {prior_c: r"\bar{\pi}"}
     return {"f0": sp.latex(cls["f0"].value), "rho": sp.latex(cls["rho"].value),
-            "posterior_sup": sp.latex(sup)}
+            "posterior_sup": sp.latex(sup, symbol_names=names)}

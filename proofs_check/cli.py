@@ -393,7 +393,7 @@ def cmd_risk(args):
                "digits": digits, "failure": out["failure"], **_fmt_all(out, RISK_FIELDS, digits),
                "posterior_sup_attained": out["posterior_sup_attained"],
                "f0_exact": str(out["f0_expr"]), "rho_exact": str(out["rho_expr"]).replace("oo", "inf"),
-               "f0_method": out["f0_method"], "rho_method": out["rho_method"]}
+               "f0_method": out["f0_method"], "rho_method": out["rho_method"], "latex": risk.latex(record)}
     _emit(payload, args.json, [
         f"{record}  alpha0 = {payload['alpha0']}, prior = {payload['prior']}",
         f"f(0)             = {payload['f0']}  ({payload['f0_exact']})",

@@ -351,3 +351,9 @@ def test_compose_zcdp_eps_is_not_negative(capsys):
     res = _main(capsys, *_a("compose zcdp --rho 1e-20 --k 1 --delta 0.1 --json"))
     assert res.rc == 0, res.err
     assert float(json.loads(res.out)["eps"]) >= 0
+
+
+def test_risk_json_carries_latex_of_f0_rho_and_posterior_sup(capsys):
+    # Laplace eps = 2: rho = e^2 (DF-rho), sup p_post = pi e^2/(bar pi + pi e^2) (DF-Def6 at alpha -> 0)
+    latex = _main(capsys, "risk", "laplace", "--eps", "2", "--json").json()["latex"]
+    assert latex == {"f0": "1", "rho": "e^{2}", "posterior_sup": r"\frac{\pi e^{2}}{\bar{\pi} + \pi e^{2}}"}
