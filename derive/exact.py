@@ -73,22 +73,16 @@ def _decimal_rational(match) -> sp.Rational:
 def check_range(name: str, value: sp.Rational, low=None, high=None, *,
                 low_open=False, high_open=False, integer=False) -> sp.Rational:
     """Check ``low <= value <= high`` (bounds optional, open or closed)."""
-    if low is None:
-        left, lo_ok = "(-inf", True
-    else:
-        left = ("(" if low_open else "[") + (_show(sp.Rational(low)) if not isinstance(low, str) else low)
-        lo_ok = value > low if low_open else value >= low
-    if high is None:
-        right, hi_ok = "inf)", True
-    else:
-        right = (_show(sp.Rational(high)) if not isinstance(high, str) else high) + (")" if high_open else "]")
-        hi_ok = value < high if high_open else value <= high
+    lo_ok = low is None or (value > low if low_open else value >= low)
+    hi_ok = high is None or (value < high if high_open else value <= high)
+    if lo_ok and hi_ok and not (integer and not value.is_integer):
+        return value
+    left = "(-inf" if low is None else ("(" if low_open else "[") + _show(sp.Rational(low))
+    right = "inf)" if high is None else _show(sp.Rational(high)) + (")" if high_open else "]")
     valid = f"in {left}, {right}"
     if integer:
         valid = "an integer " + valid
-    if not (lo_ok and hi_ok) or (integer and not value.is_integer):
-        raise DomainError(name, _show(value), valid)
-    return value
+    raise DomainError(name, _show(value), valid)
 
 
 def _show(value: sp.Rational) -> str:
