@@ -22,7 +22,9 @@ from numeric import mp
 from numeric.auc import auc, auc_quadrature
 from numeric.inputs import alpha_exact
 
-from .registry import CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, Outcome, agreement, claim
+from .registry import claim
+from .outcomes import agreement
+from .status import CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, Outcome
 
 SOURCE = "Liu, He, Chanyaswad, Wang, Mittal (2019) PoPETs 2019(3)"
 

@@ -26,7 +26,9 @@ from numeric.inputs import alpha_exact, bound_env
 from numeric.precision import verified
 
 from .grid import ALPHA_GRID, DIGITS, mechanism_cases
-from .registry import CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, Outcome, agreement, claim
+from .registry import claim
+from .outcomes import agreement
+from .status import CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, Outcome
 
 TOL = mpmath.mpf(10) ** (-(DIGITS - 3))
 

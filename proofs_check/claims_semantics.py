@@ -22,7 +22,9 @@ from derive.posterior import prior, prior_c
 from numeric import composition as NC
 from numeric import mp
 
-from .registry import CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, Outcome, agreement, claim, proven_if
+from .registry import claim
+from .outcomes import agreement, proven_if
+from .status import CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, Outcome
 
 SOURCE = "Kazan, Sharma, Zhang, Jiang, Yan (2025), arXiv:2507.09699v1"
 p = sp.Symbol("p", positive=True)

@@ -52,6 +52,9 @@ import derive
 from derive.errors import DomainError, PrecisionExhausted
 from derive.mechanisms import MECHANISMS
 
+from . import cli_check
+from .usage import UsageError
+
 PARAMS = {
     "gaussian": ("mu",),
     "laplace": ("eps",),
@@ -64,8 +67,6 @@ PARAMS = {
 PARAM_FLAGS = ("mu", "eps", "delta", "n")
 
 
-class UsageError(Exception):
-    pass
 
 
 class _Parser(argparse.ArgumentParser):
@@ -190,14 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     zt.add_argument("--delta-q", default=None)
     _add_output(zt)
 
-    ch = sub.add_parser("check", help="check the claims of the registry")
-    ch.add_argument("--paper", default=None, choices=("000", "001", "002", "003", "004"))
-    ch.add_argument("--claim", default=None)
-    _add_output(ch, digits=False)
-
-    rp = sub.add_parser("reproduce", help="recompute the numbers printed in the papers")
-    rp.add_argument("--paper", default=None, choices=("000", "001", "002", "003", "004"))
-    _add_output(rp, digits=False)
+    cli_check.register(sub)
     return parser
 
 
@@ -551,44 +545,11 @@ def cmd_ztest(args):
                                f"relative loss {payload['relative_loss']})"])
 
 
-def cmd_check(args):
-    from .checker import run, select
-    claims = select(args.paper, args.claim)
-    if args.claim is not None and not claims:
-        raise UsageError(f"claim={args.claim}: no such claim id (see dp-derive check --json)")
-    result = run(claims)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for r in result["claims"]:
-            margin = f"margin {r['margin']}" if r["margin"] is not None else ""
-            print(f"{r['status']:<12} {r['id']:<45} {margin:<18} {r['points']:>5} pts {r['seconds']:>7.2f} s")
-            if r["counterexample"]:
-                print(f"    counterexample: {r['counterexample']}")
-        s = result["summary"]
-        print(f"{s['total']} claims: {s['PROVEN']} proven, {s['CONFIRMED']} confirmed, "
-              f"{s['FAILED']} failed, {s['INCONCLUSIVE']} inconclusive in {s['seconds']:.1f} s")
-    return 1 if result["summary"]["FAILED"] else 0
-
-
-def cmd_reproduce(args):
-    from .reproduce import reproduce
-    result = reproduce(args.paper)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for block in result["papers"]:
-            print(f"[{block['paper']}] {block['title']}: {block['note']}")
-            for e in block["entries"]:
-                print(f"    {e['id']}: printed {e['printed']}, computed {e['computed']}, {e['status']}")
-    return 0
-
-
 COMMANDS = {"tradeoff": cmd_tradeoff, "profile": cmd_profile, "latex": cmd_latex,
             "pr": cmd_pr, "fscore": cmd_fscore, "fscore-inverse": cmd_fscore_inverse, "auc": cmd_auc,
             "risk": cmd_risk, "posterior": cmd_posterior, "semantics": cmd_semantics,
             "compose": cmd_compose, "select": cmd_select, "ztest": cmd_ztest,
-            "check": cmd_check, "reproduce": cmd_reproduce}
+            **cli_check.COMMANDS}
 
 
 _NEGATIVE = re.compile(r"^-(\d|\.\d)")

@@ -27,7 +27,7 @@ import mpmath
 
 from numeric import two_sided as TS
 
-from .reproduce import rounds_to
+from .rounding import rounds_to
 
 EPS = ("0.01", "0.1", "0.25", "0.5", "1.0", "2.0", "4.0", "8.0")
 T1 = ("0.5005", "0.5017", "0.5075", "0.5253", "0.5796", "0.7070", "0.8874", "0.9889")

@@ -35,7 +35,7 @@ from numeric.bridge import exact_of
 from numeric.precision import evaluate_env
 from numeric.risk import prior_env
 
-from .reproduce import rounds_to
+from .rounding import rounds_to
 
 
 

@@ -6,8 +6,9 @@ What is shown here:
 * that the checker can fail: the axiom routine of claim DRS-Prop2.2
   (``claims_foundation._axioms``), the complement routine and the profile routine, run on
   hand-built records that violate their statements, return FAILED with a counterexample;
-* that ``checker.run`` turns ``PrecisionExhausted`` into INCONCLUSIVE and that its summary
-  counts its rows; that ``dp-derive check`` exits 1 when a claim FAILED.
+* that ``checker.run`` turns an exception (``PrecisionExhausted`` included) into ERROR and a
+  claim past its time limit into ERROR, in process and with ``jobs = 2``; that its summary counts
+  its rows; that ``dp-derive check`` exits 1 on FAILED or ERROR and 0 on REFUTED.
 
 Reference provenance: the false statements are constructed by hand (comments say why each
 is false); nothing here compares numbers against a computed reference.
@@ -25,14 +26,16 @@ import derive
 from derive import symbols as sy
 from derive.errors import PrecisionExhausted
 from derive.tradeoff import eps_prime
-from proofs_check import checker, registry
+from proofs_check import checker, discovery, registry
 from proofs_check import claims_foundation as cf
-from proofs_check.registry import (CONFIRMED, FAILED, INCONCLUSIVE, KINDS, PROVEN, STATUSES, Claim,
-                                   Outcome)
+from proofs_check.registry import KINDS, Claim
+from proofs_check.status import (CONFIRMED, ERROR, FAILED, INCONCLUSIVE, PROVEN, REFUTED, STATUSES,
+                                 Outcome)
 
 PAPERS = {"000", "001", "002", "003", "004"}
-ROW_KEYS = {"id", "papers", "source", "kind", "statement", "status", "margin", "points", "seconds",
-            "detail", "counterexample"}
+ROW_KEYS = {"id", "paper", "papers", "source", "kind", "statement", "latex", "status", "method",
+            "certified", "margin", "worst_at", "points", "seconds", "reason", "detail", "counterexample",
+            "refutation"}
 A = sy.alpha
 
 
@@ -49,7 +52,7 @@ def fake_claim(id_, check, papers=("000",), kind="inequality") -> Claim:
 @pytest.fixture
 def private_registry(monkeypatch):
     """A copy of the global registry for the test; the global one is untouched afterwards."""
-    registry.all_claims()  # import claims_foundation first, so its claims land in the real registry
+    discovery.all_claims()  # import claims_foundation first, so its claims land in the real registry
     original = dict(registry._REGISTRY)
     monkeypatch.setattr(registry, "_REGISTRY", dict(original))
     yield registry._REGISTRY
@@ -59,17 +62,17 @@ def private_registry(monkeypatch):
 
 # ---------------------------------------------------------------- registry invariants
 def test_claim_ids_unique_and_match_registry_keys():
-    claims = registry.all_claims()
+    claims = discovery.all_claims()
     ids = [c.id for c in claims]
     assert ids and len(set(ids)) == len(ids)
     assert ids == list(registry._REGISTRY)
     assert all(registry._REGISTRY[c.id] is c for c in claims)
     # calling again does not re-register (claims_foundation is imported once)
-    assert [c.id for c in registry.all_claims()] == ids
+    assert [c.id for c in discovery.all_claims()] == ids
 
 
 def test_claim_kinds_papers_and_fields():
-    for c in registry.all_claims():
+    for c in discovery.all_claims():
         assert c.kind in KINDS, c.id
         assert c.papers and set(c.papers) <= PAPERS, (c.id, c.papers)
         assert isinstance(c.papers, tuple)
@@ -79,7 +82,7 @@ def test_claim_kinds_papers_and_fields():
 
 def test_select_filters_by_paper_and_id():
     claims = checker.select()
-    assert [c.id for c in claims] == [c.id for c in registry.all_claims()]
+    assert [c.id for c in claims] == [c.id for c in discovery.all_claims()]
     seen = set()
     for p in sorted(PAPERS):
         chosen = checker.select(paper=p)
@@ -109,7 +112,7 @@ def test_registry_rejects_an_unknown_kind(private_registry):
 
 
 def test_registering_in_the_private_copy_does_not_leak(monkeypatch):
-    registry.all_claims()
+    discovery.all_claims()
     original = dict(registry._REGISTRY)
     monkeypatch.setattr(registry, "_REGISTRY", dict(original))
     registry.register(fake_claim("TEST-leak", lambda: Outcome(PROVEN)))
@@ -202,13 +205,14 @@ def _claims_of_every_status():
     ]
 
 
-def test_run_turns_precision_exhausted_into_inconclusive():
+def test_run_turns_precision_exhausted_into_error():
     result = checker.run([fake_claim("TEST-precision", _raise_precision)])
     (row,) = result["claims"]
-    assert row["status"] == INCONCLUSIVE
-    assert "precision exhausted" in row["detail"]
+    assert row["status"] == ERROR
+    assert "PrecisionExhausted" in row["reason"]
     assert row["counterexample"] is None
-    assert result["summary"][INCONCLUSIVE] == 1 and result["summary"]["total"] == 1
+    assert result["summary"][ERROR] == 1 and result["summary"]["total"] == 1
+    assert checker.exit_code(result) == 1
 
 
 def test_run_rows_and_summary():
@@ -220,7 +224,7 @@ def test_run_rows_and_summary():
         assert set(r) == ROW_KEYS
         assert r["papers"] == list(c.papers) and r["kind"] == c.kind
         assert isinstance(r["seconds"], float) and r["seconds"] >= 0
-    assert [r["status"] for r in rows] == [PROVEN, CONFIRMED, FAILED, INCONCLUSIVE, PROVEN]
+    assert [r["status"] for r in rows] == [PROVEN, CONFIRMED, FAILED, ERROR, PROVEN]
     failed = rows[2]
     assert failed["counterexample"] and failed["counterexample"]["case"] == "concave"
     for s in STATUSES:
@@ -231,8 +235,8 @@ def test_run_rows_and_summary():
 
 
 def test_run_of_nothing():
-    assert checker.run([])["summary"] == {PROVEN: 0, CONFIRMED: 0, FAILED: 0, INCONCLUSIVE: 0,
-                                          "total": 0, "seconds": 0.0}
+    assert checker.run([])["summary"] == {PROVEN: 0, CONFIRMED: 0, FAILED: 0, REFUTED: 0,
+                                          INCONCLUSIVE: 0, ERROR: 0, "total": 0, "seconds": 0.0}
 
 
 def test_run_survives_a_crashing_check():
@@ -242,8 +246,9 @@ def test_run_survives_a_crashing_check():
     # aborted `dp-derive check` with a traceback and lost every other row
     result = checker.run([fake_claim("TEST-crash", crash), checker.select(claim_id="DF-G")[0]])
     assert [r["id"] for r in result["claims"]] == ["TEST-crash", "DF-G"]
-    assert result["claims"][0]["status"] in (FAILED, INCONCLUSIVE)  # never PROVEN or CONFIRMED
-    assert "RuntimeError" in result["claims"][0]["detail"]
+    assert result["claims"][0]["status"] == ERROR  # the exception is shown, and the run exits 1
+    assert "RuntimeError: bug in a check" in result["claims"][0]["reason"]
+    assert checker.exit_code(result) == 1
     assert result["claims"][1]["status"] == PROVEN
 
 
@@ -278,3 +283,126 @@ def test_complement_claim_catches_a_power_wrong_only_in_the_tail():
     out = cf._complement([("gaussian with a halved tail power", fake)], None)
     assert out.status == FAILED
     assert out.counterexample["alpha"] in ("1e-300", "1e-30")
+
+
+# ---------------------------------------------------------------- statuses, time limits, jobs
+def _sleep_forever():
+    import time
+    while True:        # pure Python: interruptible between bytecodes
+        time.sleep(0.01)
+
+
+def _swallowing_loop():
+    # a check that catches Exception must still be stopped by the time limit
+    while True:
+        try:
+            sum(range(1000))
+        except Exception:
+            pass
+
+
+def _refuted():
+    return Outcome(REFUTED, detail="test", refutation={"paper_says": "x < 1", "holds_instead": "x <= 1",
+                                                      "evidence": {"x": "1"}})
+
+
+def test_time_limit_gives_error_and_the_run_goes_on():
+    import time
+    t0 = time.perf_counter()
+    result = checker.run([fake_claim("TEST-slow", _sleep_forever), fake_claim("TEST-swallow", _swallowing_loop),
+                          checker.select(claim_id="DF-G")[0]], timeout=0.3)
+    assert time.perf_counter() - t0 < 5
+    rows = result["claims"]
+    assert [r["status"] for r in rows] == [ERROR, ERROR, PROVEN]
+    assert "time limit of 0.3 s" in rows[0]["reason"] and "time limit" in rows[1]["reason"]
+    assert checker.exit_code(result) == 1
+
+
+def test_jobs_2_gives_the_same_rows_and_enforces_the_limit(private_registry):
+    registry.register(fake_claim("TEST-slow", _sleep_forever))
+    registry.register(fake_claim("TEST-crash2", lambda: 1 / 0))
+    ids = ["TEST-slow", "TEST-crash2", "DF-G", "DF-Lap"]
+    claims = [registry._REGISTRY[i] for i in ids]
+    serial = checker.run(claims, timeout=1)
+    parallel = checker.run(claims, jobs=2, timeout=1)
+    strip = lambda rows: [(r["id"], r["status"], r["margin"], r["points"]) for r in rows]  # noqa: E731
+    assert strip(serial["claims"]) == strip(parallel["claims"])
+    assert [r["status"] for r in parallel["claims"]] == [ERROR, ERROR, PROVEN, CONFIRMED]
+    assert "ZeroDivisionError" in parallel["claims"][1]["reason"]
+
+
+def test_a_check_returning_something_else_is_an_error():
+    (row,) = checker.run([fake_claim("TEST-none", lambda: None)])["claims"]
+    assert row["status"] == ERROR and "not an Outcome" in row["reason"]
+
+
+def test_refuted_exits_0_and_requires_its_record():
+    result = checker.run([fake_claim("TEST-refuted", _refuted, kind="statement")])
+    assert result["claims"][0]["status"] == REFUTED
+    assert result["claims"][0]["refutation"]["holds_instead"] == "x <= 1"
+    assert checker.exit_code(result) == 0
+    with pytest.raises(ValueError, match="paper_says"):
+        Outcome(REFUTED, refutation={"paper_says": "x"})
+
+
+def test_check_command_exits_1_on_error_and_0_on_refuted(private_registry, capsys):
+    from proofs_check.cli import main
+    registry.register(fake_claim("TEST-crash3", lambda: [][1]))
+    registry.register(fake_claim("TEST-refuted2", _refuted, kind="statement"))
+    assert main(["check", "--claim", "TEST-crash3"]) == 1
+    assert "IndexError" in capsys.readouterr().out
+    assert main(["check", "--claim", "TEST-refuted2", "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["claims"]
+    assert row["status"] == REFUTED
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["check", "--claim", "NOPE"], "valid ids: DRS-Prop2.2:gaussian"),
+    (["check", "--jobs", "0"], "jobs=0"),
+    (["check", "--claim-timeout", "-1"], "claim-timeout=-1"),
+    (["check", "--paper", "007"], "007"),
+    (["check", "--claim", "DF-G", "--output", "/nonexistent-dir/report.md"], "output=/nonexistent-dir"),
+    (["check", "--claim", "DF-G", "--json", "--format", "md"], "format=md"),
+])
+def test_check_bad_input_is_one_line_exit_2(argv, needle, capsys):
+    from proofs_check.cli import main
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert needle in err and "\n" not in err
+
+
+# ---------------------------------------------------------------- outcome helpers
+def test_proven_if_fails_on_a_decided_mismatch_and_falls_back_when_undecided():
+    from proofs_check.outcomes import proven_if
+    x = sp.Symbol("x", positive=True)
+    y = sp.Symbol("y", real=True)
+    assert proven_if({"ok": sp.S.Zero, "also": True}, "d").status == PROVEN
+    assert proven_if({"bad": sp.Rational(1, 10**6)}, "d").status == FAILED     # a nonzero number
+    assert proven_if({"bad": False}, "d").status == FAILED
+    assert proven_if({"bad": x * sp.exp(-x)}, "d").status == FAILED          # SymPy knows it is nonzero
+    # an expression left over: undecided unless a probe of the claim's domain shows it nonzero
+    undecided = proven_if({"left": sp.Function("g")(x)}, "d")
+    assert undecided.status == INCONCLUSIVE and "could not decide" in undecided.detail
+    left = y * sp.exp(-y) / 10**8                                             # zero only at y = 0
+    assert proven_if({"left": left}, "d").status == INCONCLUSIVE
+    wrong = proven_if({"left": left}, "d", probes=[{y: sp.Rational(1, 3)}])
+    assert wrong.status == FAILED and wrong.counterexample["at"] == {"y": "1/3"}
+    fb = proven_if({"left": sp.Function("g")(x)}, "d", fallback=lambda: Outcome(CONFIRMED, margin="1e-30"))
+    assert fb.status == CONFIRMED and "numeric (SymPy undecided)" in fb.method
+
+
+def test_inequality_search_finds_a_dip_between_grid_points():
+    import mpmath
+
+    from proofs_check.outcomes import inequality, log_alpha
+    # margin(alpha) = (log10 alpha + 150.3)^2 - 0.01: negative only for log10 alpha in (-150.4, -150.2),
+    # between the grid points of the 41-point grid on [-300, 0] (spacing 7.5) and off any listed point
+    def margin(a):
+        t = mpmath.log10(mpmath.mpf(a))
+        return (t + mpmath.mpf("150.3")) ** 2 - mpmath.mpf("0.01")
+    out = inequality([("dip", margin)], mpmath.mpf(10) ** -20, "test", lo=-300, hi=0,
+                     grid_points=("1e-300", "1e-100", "0.5"))
+    assert out.status == FAILED
+    t = float(mpmath.log10(mpmath.mpf(out.counterexample["alpha"])))
+    assert -150.4 < t < -150.2
+    assert sp.Rational(log_alpha(-2)) == sp.Rational(1, 100)

@@ -1,0 +1,133 @@
+"""``dp-derive check`` and ``dp-derive reproduce``: parsers and commands."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .papers import PAPER_IDS
+from .report import FORMATS
+from .usage import UsageError, positive_int, positive_seconds
+
+CHECK_EPILOG = """\
+statuses: PROVEN (SymPy decided it exactly), CONFIRMED (numerically, verified precision),
+FAILED (a counter-example: a defect), REFUTED (a paper statement that is false: an erratum),
+INCONCLUSIVE (undecided, with the reason), ERROR (the check raised or ran out of time).
+Exit status 1 on FAILED or ERROR, else 0; 2 on bad input.
+
+examples:
+  dp-derive check --paper 000 --jobs 2
+  dp-derive check --claim DF-Thm1 --json
+  dp-derive check --format md --output report.md
+"""
+
+REPRODUCE_EPILOG = """\
+examples:
+  dp-derive reproduce --paper 001
+  dp-derive reproduce --errata --json
+  dp-derive reproduce --format latex --output reproduce.tex
+"""
+
+
+def _output_options(p):
+    p.add_argument("--format", choices=FORMATS, default=None,
+                   help="report format (default text; --json is --format json)")
+    p.add_argument("--json", action="store_true", help="same as --format json")
+    p.add_argument("--output", "-o", metavar="FILE", default=None,
+                   help="write the report to FILE instead of standard output")
+
+
+def register(sub) -> None:
+    ch = sub.add_parser("check", help="check the theorems and paper claims of the registry",
+                        description="Check every registered claim (or a paper's, or one) and report its "
+                                    "status, method, worst margin and where it occurs.",
+                        epilog=CHECK_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ch.add_argument("--paper", choices=PAPER_IDS, default=None, help="only the claims of this seed paper")
+    ch.add_argument("--claim", metavar="ID", default=None, help="only this claim id")
+    ch.add_argument("--certified", action="store_true",
+                    help="evaluate inequalities with rigorous interval enclosures (extra 'certified')")
+    ch.add_argument("--jobs", type=positive_int("jobs"), default=1, metavar="N",
+                    help="run claims in N local processes (default 1)")
+    ch.add_argument("--claim-timeout", type=positive_seconds("claim-timeout"), default=60.0, metavar="S",
+                    help="time limit per claim in seconds (default 60); past it the claim is ERROR")
+    ch.add_argument("--module", action="append", default=[], metavar="MODULE",
+                    help="import MODULE first (it registers claims of your own); may be repeated")
+    ch.add_argument("--progress", action="store_true",
+                    help="print one line per finished claim on stderr (default: when stderr is a terminal "
+                         "and the run has lasted 3 s)")
+    _output_options(ch)
+
+    rp = sub.add_parser("reproduce", help="recompute the numbers printed in the papers, list the errata",
+                        description="Recompute every printed number the toolkit can (reproduced | differs | "
+                                    "unverifiable, with the reading used), or list the paper statements "
+                                    "the checker refuted (--errata).",
+                        epilog=REPRODUCE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    rp.add_argument("--paper", choices=PAPER_IDS, default=None, help="only this seed paper")
+    rp.add_argument("--errata", action="store_true",
+                    help="list the paper statements found false, with what holds instead and the claim")
+    rp.add_argument("--jobs", type=positive_int("jobs"), default=1, metavar="N",
+                    help="with --errata: run the statement claims in N processes")
+    rp.add_argument("--progress", action="store_true", help="with --errata: progress lines on stderr")
+    _output_options(rp)
+
+
+def _format(args) -> str:
+    if args.json and args.format not in (None, "json"):
+        raise UsageError(f"format={args.format}: --json means --format json; give one of them")
+    return "json" if args.json else (args.format or "text")
+
+
+def _open_output(path):
+    if path is None:
+        return None
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"output={path}: cannot write there ({exc.strerror})") from None
+
+
+def _write(text: str, handle) -> None:
+    if handle is None:
+        print(text)
+    else:
+        with handle:
+            handle.write(text + "\n")
+
+
+def cmd_check(args) -> int:
+    from . import checker
+    from .report import render_check
+    fmt = _format(args)
+    try:
+        claims = checker.select(args.paper, args.claim, modules=tuple(args.module))
+    except ImportError as exc:
+        raise UsageError(f"module={exc.name}: cannot import it ({exc})") from None
+    if args.claim is not None and not claims:
+        valid = [c.id for c in checker.select(args.paper, modules=tuple(args.module))]
+        raise UsageError(f"claim={args.claim}: no such claim id; valid ids: {', '.join(valid)}")
+    if args.certified:
+        from .certified import require
+        require()
+    handle = _open_output(args.output)
+    result = checker.run(claims, jobs=args.jobs, timeout=args.claim_timeout, certified=args.certified,
+                         progress=args.progress or sys.stderr.isatty(), modules=tuple(args.module))
+    _write(render_check(result, fmt), handle)
+    return checker.exit_code(result)
+
+
+def cmd_reproduce(args) -> int:
+    from .report import render_errata, render_reproduce
+    fmt = _format(args)
+    handle = _open_output(args.output)
+    if args.errata:
+        from .checker import exit_code
+        from .errata import errata
+        found, result = errata(args.paper, jobs=args.jobs, progress=args.progress or sys.stderr.isatty())
+        _write(render_errata(found, fmt), handle)
+        return exit_code(result)
+    from .reproduce import reproduce
+    _write(render_reproduce(reproduce(args.paper), fmt), handle)
+    return 0
+
+
+COMMANDS = {"check": cmd_check, "reproduce": cmd_reproduce}

@@ -1,0 +1,24 @@
+"""Discovery of the built-in claim modules (they register their claims on import)."""
+
+from __future__ import annotations
+
+import importlib
+
+from .registry import Claim, registered
+
+#: the modules that hold the built-in claims, in report order
+CLAIM_MODULES = ("proofs_check.claims_foundation", "proofs_check.claims_attack",
+                 "proofs_check.claims_disclosure", "proofs_check.claims_semantics")
+#: modules that attach certified (interval) checks to registered claims
+CERTIFY_MODULES = ()
+
+
+def load(extra_modules=()) -> None:
+    """Import the claim modules (idempotent) and any user modules that register claims."""
+    for name in (*CLAIM_MODULES, *CERTIFY_MODULES, *extra_modules):
+        importlib.import_module(name)
+
+
+def all_claims(extra_modules=()) -> list[Claim]:
+    load(extra_modules)
+    return registered()
