@@ -3,7 +3,9 @@
 derive/ (SymPy layer) imports neither numeric nor proofs_check; numeric/ does not
 import proofs_check.  Library code never sets mpmath's global precision (only
 ``workdps``/``workprec`` locally) and never calls eval/exec.
-proofs_check/ is not scanned (it is being written elsewhere).
+proofs_check/ is scanned for the same two rules, and no package has an import cycle inside it
+(registry <-> claims_*, reproduce <-> reproduce_* were such cycles): every import counts, also
+one inside a function, except an import of a package's own ``__init__`` from inside it.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LIBRARY = ("derive", "numeric")
+LIBRARY = ("derive", "numeric", "proofs_check")
+PACKAGES = LIBRARY
 
 
 def _py_files(package: str):
@@ -93,7 +96,9 @@ def _precision_assignments(tree):
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
             targets = [node.target]
         for t in targets:
-            if isinstance(t, ast.Attribute) and t.attr in ("dps", "prec"):
+            # mpmath.mp.dps = ..., flint.ctx.prec = ...: global; self.prec = ... is an object's own
+            if isinstance(t, ast.Attribute) and t.attr in ("dps", "prec") and \
+                    not (isinstance(t.value, ast.Name) and t.value.id == "self"):
                 found.append(ast.unparse(t))
         # setattr(mpmath.mp, "dps", ...)
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "setattr" and len(node.args) >= 2:
@@ -126,6 +131,8 @@ def test_checks_catch_violations():
     assert _precision_assignments(ast.parse("import mpmath\nmpmath.mp.dps = 50"))
     assert _precision_assignments(ast.parse("from mpmath import mp\nmp.prec += 10"))
     assert not _precision_assignments(ast.parse("with mpmath.workdps(50):\n    x = 1"))
+    assert _precision_assignments(ast.parse("import flint\nflint.ctx.prec = 200"))
+    assert not _precision_assignments(ast.parse("class A:\n    def f(self):\n        self.prec = 3"))
     assert _GLOBAL_PRECISION.search("mp.dps = 30") and not _GLOBAL_PRECISION.search("if mp.dps == 30: pass")
     tmp = ast.parse("x = eval('1+1')")
     assert any(isinstance(n, ast.Call) and getattr(n.func, "id", None) == "eval" for n in ast.walk(tmp))
@@ -135,3 +142,78 @@ def test_library_packages_exist():
     for pkg in LIBRARY:
         assert (ROOT / pkg / "__init__.py").is_file()
     assert os.path.isdir(ROOT / "tests" / "reference")
+
+
+# ---------------------------------------------------------------- import cycles inside the packages
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _import_graph():
+    files = [p for pkg in PACKAGES for p in _py_files(pkg)]
+    names = {_module_name(p) for p in files}
+    packages = {_module_name(p) for p in files if p.name == "__init__.py"}
+    graph = {}
+    for p in files:
+        me = _module_name(p)
+        edges = set()
+        for m in _imported_modules(p):
+            # the longest project module that m names (``from derive.x import y`` names derive.x)
+            while m and m not in names:
+                m = m.rpartition(".")[0]
+            if not m or m == me:
+                continue
+            if m in packages and me.startswith(m + "."):
+                continue  # a submodule importing its own package's __init__
+            edges.add(m)
+        graph[me] = edges
+    return graph
+
+
+def _cycles(graph):
+    """Strongly connected components with more than one module (Tarjan)."""
+    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycles_inside_the_packages():
+    cycles = _cycles(_import_graph())
+    assert not cycles, f"import cycles: {cycles}"
+
+
+def test_cycle_detector_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_registry_and_reproduce_do_not_import_their_children():
+    graph = _import_graph()
+    assert not {m for m in graph["proofs_check.registry"] if m.startswith("proofs_check.claims_")}
+    assert not {m for m in graph["proofs_check.reproduce"] if m.startswith("proofs_check.reproduce_")}
