@@ -99,9 +99,12 @@ def laplace_sf(x, loc=0, scale=1):
     return mpmath.exp(-u) / 2 if u >= 0 else 1 - mpmath.exp(u) / 2
 
 
-def brute_max(h, lo, hi, grid: int = 200, iterations: int = 400):
+def brute_max(h, lo, hi, grid: int = 200, iterations: int = 400, smooth: bool = False):
     """max of h on [lo, hi]: an even grid, then golden-section refinement around the best point
-    (enough for a function with one peak on the grid's scale).  Returns (argmax, max)."""
+    (enough for a function with one peak on the grid's scale).  Returns (argmax, max).
+
+    The bracket is narrowed to the working precision, or with ``smooth`` (a maximum where h is
+    twice differentiable) to its square root: the value is then off by about the precision."""
     lo, hi = mpmath.mpf(lo), mpmath.mpf(hi)
     xs = [lo + (hi - lo) * k / grid for k in range(grid + 1)]
     vs = [h(x) for x in xs]
@@ -111,7 +114,7 @@ def brute_max(h, lo, hi, grid: int = 200, iterations: int = 400):
     c, d = b - g * (b - a), a + g * (b - a)
     hc, hd = h(c), h(d)
     for _ in range(iterations):
-        if b - a <= mpmath.eps * 16 * max(1, abs(a), abs(b)):
+        if b - a <= (mpmath.sqrt(mpmath.eps) if smooth else mpmath.eps) * 16 * max(1, abs(a), abs(b)):
             break
         if hc > hd:
             b, d, hd = d, c, hc
