@@ -17,7 +17,7 @@ import sympy as sp
 import derive
 from derive import attack as A
 from derive import symbols as sy
-from derive.auc import derive_auc, printed_auc
+from derive import auc as DAUC
 from numeric import attack as N
 from numeric import auc as NA
 from numeric import mp
@@ -390,7 +390,7 @@ def _auc_symbolic():
     # SymPy: the integral of each symbolic record's trade-off equals the printed closed form
     probes = [{sy.eps: sp.Rational(e), sy.delta: sp.Rational(d), sy.mu: sp.Rational(m), sy.n: k}
               for e, d, m, k in (("1/2", "1/1000", "1", 5), ("3", "1/10", "5/2", 2))]
-    checks = {rec.name: sp.simplify(derive_auc(rec) - printed_auc(rec))
+    checks = {rec.name: sp.simplify(DAUC.derive_auc(rec) - DAUC.printed_auc(rec))
               for rec in (derive.laplace(), derive.approx_dp(), derive.randomized_response(),
                           derive.uniform_sampling())}
     symbolic = proven_if(checks, "piecewise integration by SymPy equals the printed form for Laplace, "
