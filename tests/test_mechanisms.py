@@ -2,9 +2,10 @@
 
 * LaTeX goldens: the printed (paper) form is the spec; every golden string was
   checked by hand against the formula it prints (comment next to each).
-* stable vs printed: the record's ``tradeoff`` and ``power`` are compared with the
-  printed ``paper`` form by SymPy's own evalf (rewriting the heads into erf), so
-  numeric/ plays no part.
+* stable and printed forms vs the mechanisms' output laws: the record's ``tradeoff``,
+  ``power`` and printed ``paper`` form, by SymPy's own evalf (heads rewritten into erf, so
+  numeric/ plays no part), against the trade-off computed in plain mpmath from the two
+  output laws of the mechanism (``_textbook_tradeoff``).
 * trade-off axioms (Dong, Roth, Su 2022, Prop. 2.2): on the fp path with
   hypothesis-drawn alpha grids: non-increasing, convex, f(alpha) <= 1 - alpha,
   f(1) = 0, and tradeoff + power = 1.
@@ -98,17 +99,69 @@ STABLE_CASES = ([c for c in PROPERTY_CASES if c[0] not in ("gaussian", "classica
 ALPHAS = [sp.Rational(1, 10**9), sp.Rational(3, 100), sp.Rational(7, 10), sp.Rational(99, 100)]
 
 
+def _discrete_tradeoff(pairs, a):
+    """Trade-off of two discrete laws [(P(x), Q(x))] at level a: the Neyman-Pearson test ranks the
+    outcomes by Q/P and randomises on the boundary one, so beta is linear between ROC vertices."""
+    ranked = sorted(pairs, key=lambda pq: mpmath.inf if pq[0] == 0 else pq[1] / pq[0], reverse=True)
+    spent, caught = mpmath.mpf(0), mpmath.mpf(0)
+    for p, q in ranked:
+        if spent + p >= a:
+            return 1 - caught - (q * (a - spent) / p if p > 0 else q)
+        spent, caught = spent + p, caught + q
+    return mpmath.mpf(0)
+
+
+def _textbook_tradeoff(name, args, a):
+    """f(a) from the mechanism's two output laws, in plain mpmath (call at 60 digits).
+
+    Gaussian: Phi(Phi^{-1}(1 - a) - mu), the quantile by mpmath.erfinv; classical Gaussian: the same
+    with mu = eps / sqrt(2 ln(1.25/delta)); Laplace and logistic: threshold t with P(X0 > t) = a from
+    the quantile of the law, then P(X0 + shift <= t); f_{eps,delta}, randomized response and uniform
+    sampling: the Neyman-Pearson trade-off of their canonical discrete laws (Kairouz et al.; catalog
+    DF-Ex3: a constant with probability e^-mu, else a uniform record, the target has probability
+    p = (1 - e^-mu)/n under one law, the replacement record (or nothing, add-remove) under the other).
+    """
+    v = [mpmath.mpf(x) if isinstance(x, str) and x not in ("logistic", "replacement", "add-remove") else x
+         for x in args]
+    if name in ("gaussian", "classical_gaussian"):
+        mu = v[0] if name == "gaussian" else v[0] / mpmath.sqrt(2 * mpmath.log(mpmath.mpf(5) / 4 / v[1]))
+        z = mpmath.sqrt(2) * mpmath.erfinv(1 - 2 * a)        # Phi^{-1}(1 - a)
+        return mpmath.ncdf(z - mu)
+    if name == "laplace":
+        t = -mpmath.log(2 * a) if a <= mpmath.mpf(1) / 2 else mpmath.log(2 * (1 - a))
+        x = t - v[0]
+        return mpmath.exp(x) / 2 if x < 0 else 1 - mpmath.exp(-x) / 2
+    if name == "noise":   # logistic
+        t = mpmath.log((1 - a) / a)
+        return 1 / (1 + mpmath.exp(v[1] - t))
+    if name in ("approx_dp", "randomized_response"):
+        e, d = v[0], (v[1] if name == "approx_dp" else mpmath.mpf(0))
+        hi, lo = (1 - d) * mpmath.exp(e) / (1 + mpmath.exp(e)), (1 - d) / (1 + mpmath.exp(e))
+        return _discrete_tradeoff([(d, 0), (hi, lo), (lo, hi), (0, d)], a)
+    if name == "uniform_sampling":
+        c, n = mpmath.exp(-v[0]), v[1]
+        p = -mpmath.expm1(-v[0]) / n
+        if args[2] == "add-remove":
+            return _discrete_tradeoff([(0, p), (c, c), (1 - c, 1 - c - p)], a)
+        return _discrete_tradeoff([(0, p), (p, 0), (c, c), (1 - c - p, 1 - c - p)], a)
+    raise ValueError(name)
+
+
 @pytest.mark.parametrize("name, args", STABLE_CASES)
-def test_stable_forms_equal_printed_form(name, args):
+def test_stable_and_printed_forms_equal_the_textbook_tradeoff(name, args):
+    # reference: _textbook_tradeoff, the trade-off of the mechanism's output laws in plain mpmath at
+    # 60 digits (nothing of derive/ or numeric/); the record's forms by SymPy's own evalf
     rec = record(name, *args)
     paper = rec.bind(rec.paper)
     with mpmath.workdps(60):
         for a in ALPHAS:
+            ref = _textbook_tradeoff(name, args, mpmath.mpf(a.p) / a.q)
             printed = _sym_value(paper.subs(sy.alpha, a))
             stable = _sym_value(rec.f.subs(sy.alpha, a))
             power = _sym_value(rec.one_minus_f.subs(sy.alpha, a))
-            assert abs(printed - stable) <= mpmath.mpf(10) ** -40, (name, args, a)
-            assert abs(printed + power - 1) <= mpmath.mpf(10) ** -40, (name, args, a)
+            assert abs(printed - ref) <= mpmath.mpf(10) ** -40, (name, args, a, "printed")
+            assert abs(stable - ref) <= mpmath.mpf(10) ** -40, (name, args, a, "stable")
+            assert abs(power - (1 - ref)) <= mpmath.mpf(10) ** -40, (name, args, a, "power")
 
 
 def test_gaussian_stable_forms_are_cancellation_free():
