@@ -7,8 +7,10 @@ Reference provenance:
   (grid in log alpha + golden section), of 1 - f(alpha) - s alpha with the Laplace
   f taken from its *definition* F(F^{-1}(1 - alpha) - eps) (standard Laplace CDF and
   quantile), not from the library's three-piece form;
-* the library's numerical supremum (record copied with ``profile=None``) against
-  the record's closed form: two independent algorithms inside the library;
+* ``_profile_reference``: the hockey-stick divergence of the canonical discrete output
+  laws (f_{eps,delta}, randomized response, uniform sampling), or ``_brute_sup`` with the
+  Laplace / Gaussian trade-off from its definition; both the record's closed form and the
+  library's generic supremum (record copied with ``profile=None``) are compared with it;
 * hand algebra for the uniform-sampling inverse (comments).
 
 Several functions of numeric/profile.py loop forever in the current library
@@ -102,15 +104,56 @@ GENERIC_CASES = [
 ]
 
 
+def _hockey_stick(pairs, s):
+    """delta(eps) = sum_x max(0, Q(x) - e^eps P(x)) for discrete laws [(P(x), Q(x))] (plain mpmath)."""
+    return sum((max(mpmath.mpf(0), q - s * p) for p, q in pairs), mpmath.mpf(0))
+
+
+def _output_laws(name, args):
+    """Canonical discrete output laws [(P(x), Q(x))] of f_{eps,delta}, randomized response and uniform
+    sampling with replacement (catalog DF-Ex3: a constant with probability e^-mu, else a uniform record;
+    the target has probability p = (1 - e^-mu)/n under Q, its replacement under P)."""
+    if name in ("approx_dp", "randomized_response"):
+        e = mpmath.mpf(args[0])
+        d = mpmath.mpf(args[1]) if name == "approx_dp" else mpmath.mpf(0)
+        hi, lo = (1 - d) * mpmath.exp(e) / (1 + mpmath.exp(e)), (1 - d) / (1 + mpmath.exp(e))
+        return [(d, 0), (hi, lo), (lo, hi), (0, d)]
+    mu, n = mpmath.mpf(args[0]), args[1]
+    c, p = mpmath.exp(-mu), -mpmath.expm1(-mu) / n
+    return [(0, p), (p, 0), (c, c), (1 - c - p, 1 - c - p)]
+
+
+def _gaussian_f_definition(alpha, mu):
+    """G_mu(alpha) = Phi(Phi^{-1}(1 - alpha) - mu), the quantile by mpmath.erfinv (ambient precision)."""
+    return mpmath.ncdf(mpmath.sqrt(2) * mpmath.erfinv(1 - 2 * alpha) - mu)
+
+
+def _profile_reference(name, args, eps):
+    """delta(eps) from the mechanism's output laws, independently of numeric/ (50 digits)."""
+    with mpmath.workdps(50):
+        s = mpmath.exp(mpmath.mpf(eps))
+        if name in ("approx_dp", "randomized_response", "uniform_sampling"):
+            return _hockey_stick(_output_laws(name, args), s)
+        if name == "laplace":
+            e0 = mpmath.mpf(args[0])
+            return _brute_sup(lambda a: _laplace_f_definition(a, e0), s)
+        mu = mpmath.mpf(args[0]) if name == "gaussian" else \
+            mpmath.mpf(args[0]) / mpmath.sqrt(2 * mpmath.log(mpmath.mpf(5) / 4 / mpmath.mpf(args[1])))
+        return _brute_sup(lambda a: _gaussian_f_definition(a, mu), s)
+
+
 @pytest.mark.parametrize("name, args, eps", GENERIC_CASES)
-def test_closed_form_profile_vs_numerical_supremum(name, args, eps):
-    # reference: the library's generic supremum (golden section + breakpoints) on a copy without the
-    # closed form: an independent algorithm against the record's closed-form profile
+def test_profiles_vs_the_output_laws(name, args, eps):
+    # reference: _profile_reference -- the hockey-stick divergence sum max(0, Q - e^eps P) of the
+    # canonical discrete laws, or _brute_sup over alpha of 1 - f - e^eps alpha with f from the
+    # definition of the Laplace / Gaussian law (plain mpmath, 50 digits); both the record's closed
+    # form and the library's generic supremum (a copy with profile=None) are compared with it
     rec = record(name, *args)
-    generic = dataclasses.replace(rec, profile=None)
+    ref = _profile_reference(name, args, eps)
     closed = mp.profile_delta(rec, eps, 25)
-    numeric_sup = mp.profile_delta(generic, eps, 25)
-    assert_rel(numeric_sup, closed, TOL25, f"{name}{args} delta({eps})")
+    numeric_sup = mp.profile_delta(dataclasses.replace(rec, profile=None), eps, 25)
+    assert_rel(closed, ref, TOL25, f"{name}{args} closed-form delta({eps})")
+    assert_rel(numeric_sup, ref, TOL25, f"{name}{args} generic supremum delta({eps})")
 
 
 def test_numerical_supremum_of_a_zero_profile():
