@@ -1,10 +1,14 @@
-"""numeric.fp (float64 over NumPy) against numeric.mp and the independent references.
+"""numeric.fp (float64 over NumPy) against independent references.
 
 Documented target (numeric/fp.py docstring): beta and 1 - beta relative-accurate
 to about 1e-13 for the Gaussian and Laplace records, alpha in [1e-300, 1]; the
-test allows 1e-12.  numeric.mp is itself checked against tests/reference/values.py
-in test_numeric_mp.py; here it is evaluated at the *exact* binary value of each
-double alpha (``Fraction(alpha)``), so input rounding plays no part.
+test allows 1e-12.  The references are computed here from the output laws in plain
+mpmath (``_law_values``: the normal quantile by Newton on log erfc, the Laplace threshold
+from its quantile; the other records through ``tests.test_mechanisms._textbook_tradeoff``,
+the Neyman-Pearson trade-off of their output laws), at the *exact* binary value of each
+double alpha (``Fraction(alpha)``), so input rounding plays no part; numeric.mp, which
+evaluates the same SymPy expression as fp, is not used as a reference.  The tables of
+tests/reference/values.py are the references of the remaining tests.
 Values below the normal float range (< 2.2e-308) cannot be relative-accurate in
 float64 and are skipped.
 """
@@ -20,8 +24,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from numeric import fp, mp
+from numeric import fp
 from tests.reference import values as R
+from tests.test_mechanisms import _textbook_tradeoff
 
 from conftest import PROPERTY_CASES, assert_rel, record, rel_err
 
@@ -38,11 +43,50 @@ def _grid():
 GRID = _grid()
 
 
-def _worst(rec, alphas, fp_values, mp_fn):
-    """(worst relative error, alpha, fp value, mp value) over the grid."""
+_QUANTILES: dict = {}
+
+
+def _normal_isf(a):
+    """z with P(N(0,1) > z) = a (mpf a, ambient precision): Newton on log erfc from sqrt(-2 log a),
+    cached per alpha (the same alphas serve every mu)."""
+    key = (a, mpmath.mp.prec)
+    if key not in _QUANTILES:
+        if a > mpmath.mpf(1) / 2:
+            z = -_normal_isf(1 - a)
+        else:
+            target, z = mpmath.log(a), mpmath.sqrt(-2 * mpmath.log(a)) if a < mpmath.mpf("0.3") else mpmath.mpf(0)
+            for _ in range(100):
+                sf = mpmath.erfc(z / mpmath.sqrt(2)) / 2
+                step = (mpmath.log(sf) - target) * sf / mpmath.npdf(z)
+                z += step
+                if abs(step) <= mpmath.eps * 8 * max(1, abs(z)):
+                    break
+        _QUANTILES[key] = z
+    return _QUANTILES[key]
+
+
+def _law_values(name, param, a):
+    """(f, 1 - f) at the exact alpha ``a`` (Fraction) from the output laws, plain mpmath, 50 digits."""
+    with mpmath.workdps(50):
+        al = mpmath.mpf(a.numerator) / a.denominator
+        if al == 0 or al == 1:
+            f = mpmath.mpf(1 - al)
+            return f, 1 - f
+        shift = mpmath.mpf(param)
+        if name == "gaussian":
+            z = _normal_isf(al)
+            return mpmath.erfc((shift - z) / mpmath.sqrt(2)) / 2, mpmath.erfc((z - shift) / mpmath.sqrt(2)) / 2
+        # laplace: threshold t with P(Lap(0,1) > t) = alpha, then P(Lap(eps,1) <= t) and its complement
+        t = -mpmath.log(2 * al) if al <= mpmath.mpf(1) / 2 else mpmath.log(2 * (1 - al))
+        x = t - shift
+        return ((mpmath.exp(x) / 2, 1 - mpmath.exp(x) / 2) if x < 0 else (1 - mpmath.exp(-x) / 2, mpmath.exp(-x) / 2))
+
+
+def _worst(name, param, alphas, fp_values, side):
+    """(worst relative error, alpha, fp value, reference) over the grid; side 0 = f, 1 = power."""
     worst = (0.0, None, None, None)
     for a, v in zip(alphas, fp_values):
-        ref = mp_fn(rec, Fraction(float(a)), 17)  # reference at the exact double alpha
+        ref = _law_values(name, param, Fraction(float(a)))[side]  # reference at the exact double alpha
         if abs(ref) < FLOAT_MIN:
             continue
         err = float(rel_err(float(v), ref))
@@ -58,8 +102,8 @@ def test_fp_relative_accuracy_on_log_grid(name, param):
     beta = fp.tradeoff(rec, GRID)
     power = fp.power(rec, GRID)
     assert beta.shape == power.shape == GRID.shape
-    wb = _worst(rec, GRID, beta, mp.tradeoff)
-    wp = _worst(rec, GRID, power, mp.power)
+    wb = _worst(name, param, GRID, beta, 0)
+    wp = _worst(name, param, GRID, power, 1)
     assert wb[0] <= TARGET, f"{name}({param}) beta: worst rel err {wb[0]:.3g} at alpha={wb[1]!r} (fp {wb[2]!r}, mp {wb[3]})"
     assert wp[0] <= TARGET, f"{name}({param}) power: worst rel err {wp[0]:.3g} at alpha={wp[1]!r} (fp {wp[2]!r}, mp {wp[3]})"
 
@@ -152,11 +196,11 @@ ALPHA = st.one_of(
 
 @settings(max_examples=40, deadline=None)
 @given(case=st.sampled_from([c for c in PROPERTY_CASES if c[0] in ("gaussian", "laplace")]), alpha=ALPHA)
-def test_fp_matches_mp_relative_gaussian_laplace(case, alpha):
+def test_fp_matches_the_laws_relative_gaussian_laplace(case, alpha):
+    # reference: _law_values (output laws, plain mpmath, 50 digits) at the exact double alpha
     rec = record(case[0], *case[1])
-    exact = Fraction(alpha)
-    for fp_fn, mp_fn in ((fp.tradeoff, mp.tradeoff), (fp.power, mp.power)):
-        ref = mp_fn(rec, exact, 17)
+    refs = _law_values(case[0], case[1][0], Fraction(alpha))
+    for fp_fn, ref in ((fp.tradeoff, refs[0]), (fp.power, refs[1])):
         got = fp_fn(rec, alpha)
         if abs(ref) < FLOAT_MIN:
             assert abs(got) < 1e-300  # underflow to a subnormal or 0 is all float64 can do
@@ -164,17 +208,17 @@ def test_fp_matches_mp_relative_gaussian_laplace(case, alpha):
         assert_rel(got, ref, TARGET, f"{case} {fp_fn.__name__} alpha={alpha!r}")
 
 
-# uniform_sampling with mu = 0 hits the numeric.bridge expm1 bug on the mp side (xfail in test_numeric_mp.py)
-MP_SAFE_CASES = [c for c in PROPERTY_CASES if not (c[0] == "uniform_sampling" and c[1][0] == "0")]
-
-
 @settings(max_examples=40, deadline=None)
-@given(case=st.sampled_from(MP_SAFE_CASES), alpha=ALPHA)
-def test_fp_matches_mp_absolute_every_record(case, alpha):
-    # every record, absolute 1e-14 (piecewise-linear records cancel near their zeros, so no relative claim)
+@given(case=st.sampled_from(PROPERTY_CASES), alpha=ALPHA)
+def test_fp_matches_the_laws_absolute_every_record(case, alpha):
+    # every record, absolute 1e-14 (piecewise-linear records cancel near their zeros, so no relative
+    # claim); reference: tests.test_mechanisms._textbook_tradeoff (the Neyman-Pearson trade-off of the
+    # mechanism's output laws, plain mpmath at 60 digits) at the exact double alpha
     rec = record(case[0], *case[1])
     exact = Fraction(alpha)
-    for fp_fn, mp_fn in ((fp.tradeoff, mp.tradeoff), (fp.power, mp.power)):
-        ref = mp_fn(rec, exact, 17)
+    with mpmath.workdps(60):
+        ref = _textbook_tradeoff(case[0], case[1], mpmath.mpf(exact.numerator) / exact.denominator)
+        ref_power = 1 - ref
+    for fp_fn, r in ((fp.tradeoff, ref), (fp.power, ref_power)):
         got = fp_fn(rec, alpha)
-        assert abs(got - float(ref)) <= 1e-14, f"{case} {fp_fn.__name__} alpha={alpha!r}: {got!r} vs {ref}"
+        assert abs(got - float(r)) <= 1e-14, f"{case} {fp_fn.__name__} alpha={alpha!r}: {got!r} vs {r}"
