@@ -9,8 +9,9 @@ claim modules and any user-registered claim), each task enforcing its own limit 
 the worker's main thread.  Any other ``concurrent.futures.Executor`` can be passed instead (a
 Dask ``Client.get_executor()``, README "Sweeps on a cluster"): the tasks are claim ids, so the
 workers must be able to import the modules that register them (``modules``).  Where a task does
-not run in a main thread (Dask runs tasks in worker threads) SIGALRM is unavailable, and the
-limit is applied after the fact: the row becomes ERROR when the check took longer.
+not run in a main thread (Dask runs tasks in worker threads) it runs in a forked child process,
+whose main thread takes the alarm (and which is killed if it does not answer); where no child
+can be made the limit is applied after the fact: the row becomes ERROR when the check took longer.
 """
 
 from __future__ import annotations
@@ -112,9 +113,73 @@ def evaluate(c: Claim, timeout: float | None = DEFAULT_TIMEOUT, certified: bool 
     return _row(c, out, seconds)
 
 
+def _in_forked_child(claim_id, timeout, certified, modules) -> dict | None:
+    """Evaluate in a forked child (whose only thread is its main thread, so SIGALRM works).
+
+    ``os.fork`` directly: multiprocessing refuses to start children from daemonic processes,
+    and Dask's worker processes are daemonic.  The child sends its row through a pipe and exits;
+    the parent waits ``timeout + 10`` s at most and kills a child that has not answered (one
+    that deadlocked on a lock held by another thread at the fork, for instance).  Returns None
+    where no child can be made (no ``os.fork``, or it failed).
+    """
+    import os
+    import pickle
+    import select as _select
+    if not hasattr(os, "fork"):
+        return None
+    try:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+    except OSError:
+        return None
+    if pid == 0:                                   # the child
+        try:
+            os.close(read_fd)
+            row = run_claim_id(claim_id, timeout, certified, modules)
+            data = pickle.dumps(row)
+            with os.fdopen(write_fd, "wb") as w:
+                w.write(data)
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    chunks, deadline = [], time.monotonic() + timeout + 10
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            ready, _, _ = _select.select([read_fd], [], [], max(left, 0))
+            if not ready:
+                os.kill(pid, signal.SIGKILL)
+                return _row(registry._REGISTRY[claim_id], Outcome(
+                    ERROR, detail=f"time limit of {timeout:g} s reached (--claim-timeout); the child "
+                                  f"process did not answer and was killed"), float(timeout))
+            chunk = os.read(read_fd, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(read_fd)
+        os.waitpid(pid, 0)
+    if not chunks:
+        return _row(registry._REGISTRY[claim_id], Outcome(ERROR, detail="the process of the check died"), 0.0)
+    return pickle.loads(b"".join(chunks))
+
+
 def run_claim_id(claim_id: str, timeout: float | None = DEFAULT_TIMEOUT, certified: bool = False,
                  modules=()) -> dict:
-    """Executor task: look a claim up by id (importing ``modules`` first) and evaluate it."""
+    """Executor task: look a claim up by id (importing ``modules`` first) and evaluate it.
+
+    Outside a main thread (a Dask worker runs tasks in threads) the claim runs in a forked child
+    process so that its time limit can still interrupt it; where no child can be made, the limit
+    is applied after the fact.
+    """
+    if claim_id not in registry._REGISTRY:
+        all_claims(modules)
+    if claim_id not in registry._REGISTRY:
+        raise UnknownClaim(claim_id)
+    if timeout and threading.current_thread() is not threading.main_thread():
+        row = _in_forked_child(claim_id, timeout, certified, modules)
+        if row is not None:
+            return row
     if claim_id not in registry._REGISTRY:
         all_claims(modules)
     if claim_id not in registry._REGISTRY:
