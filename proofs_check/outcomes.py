@@ -21,7 +21,17 @@ from .status import CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, REFUTED, Outcome
 
 def _probe(expr, probes):
     """The first probe point where ``expr`` (a difference that should be 0, or a relation that
-    should hold) is definitely violated, evaluated at 50 digits; None if none is."""
+    should hold) is definitely violated, evaluated at 50 digits; None if none is.
+
+    The toolkit's heads (Phi, PhiInv, ...) are rewritten to erf/erfinv first, so that SymPy's
+    ``N`` can evaluate them.
+    """
+    from derive.special import to_erf
+    if probes:
+        try:
+            expr = to_erf(expr)
+        except Exception:  # noqa: BLE001 - a head without an erf form: probe the expression as is
+            pass
     for point in probes or ():
         try:
             value = expr.xreplace({k: sp.nsimplify(v) if not isinstance(v, sp.Basic) else v

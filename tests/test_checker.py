@@ -406,3 +406,15 @@ def test_inequality_search_finds_a_dip_between_grid_points():
     t = float(mpmath.log10(mpmath.mpf(out.counterexample["alpha"])))
     assert -150.4 < t < -150.2
     assert sp.Rational(log_alpha(-2)) == sp.Rational(1, 100)
+
+
+def test_probes_evaluate_the_toolkit_heads():
+    # regression: sympy.N cannot evaluate Phi/PhiInv, so a wrong Gaussian identity stayed undecided;
+    # the probe rewrites the heads to erf first. Phi(-PhiInv(a)) = 1 - a exactly, so adding a^3/1000
+    # makes the difference 0.000027 at a = 3/10.
+    from proofs_check.outcomes import proven_if
+    from derive.special import Phi, PhiInv
+    wrong = proven_if({"d": Phi(-PhiInv(A)) - (1 - A) + A**3 / 1000}, "t", probes=[{A: sp.Rational(3, 10)}])
+    assert wrong.status == FAILED
+    right = proven_if({"d": Phi(-PhiInv(A)) - (1 - A)}, "t", probes=[{A: sp.Rational(3, 10)}])
+    assert right.status == INCONCLUSIVE   # true but not closed by simplify: never FAILED
