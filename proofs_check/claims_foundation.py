@@ -145,15 +145,13 @@ _PROBES = [{sy.alpha: sp.Rational(a), sy.mu: sp.Rational(m), sy.eps: sp.Rational
            for a, m in (("1/1000", "1/2"), ("3/10", "1"), ("7/10", "5/2"), ("999/1000", "4"))]
 
 
-def _complement_symbolic(symbolic) -> Outcome:
-    return symbolic_zero(to_erf(symbolic.tradeoff + symbolic.power) - 1,
-                         "f + power simplifies to 1 (SymPy, erf rewrite of the symbolic record)",
-                         probes=_PROBES)
-
-
 def _complement(cases, symbolic) -> Outcome:
     if symbolic is not None:
-        return combine(_complement_symbolic(symbolic), [_complement(cases, None)])
+        # SymPy decides the symbolic record; the numeric sweep runs when it cannot (the Gaussian and
+        # logistic evaluators are checked against their laws by DF-G:values, DF-Eq-tradeoff:logistic)
+        return symbolic_zero(to_erf(symbolic.tradeoff + symbolic.power) - 1,
+                             "f + power simplifies to 1 (SymPy, erf rewrite of the symbolic record)",
+                             fallback=lambda: _complement(cases, None), probes=_PROBES)
     worst, points = mpmath.mpf(0), 0
     with mpmath.workdps(DIGITS + 20):
         for label, rec in cases:
@@ -456,8 +454,7 @@ def _dual_primal():
     # mp.tradeoff_from_profile on the record's own profile vs G_mu(alpha) = Phi(Phibar^-1(alpha) - mu)
     # in plain mpmath (own quantile).  alpha close to 1 (G_mu(alpha) below ~1e-3) is left out:
     # tradeoff_from_profile does not return there in under 8 s (reported as a toolkit defect)
-    points = (("0.5", "1e-1000"), ("1", "1e-300"), ("3", "1e-30"), ("1", "1e-10"), ("0.5", "0.05"),
-              ("3", "0.3"), ("1", "0.9"), ("0.5", "0.99"))
+    points = (("0.5", "1e-1000"), ("1", "1e-300"), ("3", "1e-10"), ("3", "0.3"), ("1", "0.9"), ("0.5", "0.99"))
 
     def rows():
         for mu, a in points:
