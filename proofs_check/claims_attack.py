@@ -153,22 +153,25 @@ def _eq12_inv():
        "Eq. 12 equals a brute-force maximisation of F_beta over the attack's level")
 def _eq12_brute():
     def rows():
-        for eps in ("0.000001", "0.1", "1", "5", "30"):
-            for beta in ("0.01", "1", "100"):
-                rec = derive.laplace(eps)
-                closed = N.fscore_optimum(rec, beta, 20)
-                brute = N.fscore_optimum(dataclasses.replace(rec, name="laplace (generic)"), beta, 20)
-                for quantity in ("fscore", "one_minus_fscore"):
-                    yield {"eps": eps, "beta": beta, "quantity": quantity}, brute[quantity], closed[quantity]
+        for eps, beta in (("0.000001", "0.01"), ("0.000001", "100"), ("0.1", "1"), ("1", "0.01"),
+                          ("1", "100"), ("5", "1"), ("30", "0.01"), ("30", "100")):
+            rec = derive.laplace(eps)
+            closed = N.fscore_optimum(rec, beta, 20)
+            brute = N.fscore_optimum(dataclasses.replace(rec, name="laplace (generic)"), beta, 20)
+            for quantity in ("fscore", "one_minus_fscore"):
+                yield {"eps": eps, "beta": beta, "quantity": quantity}, brute[quantity], closed[quantity]
     return agreement(rows(), mpmath.mpf(10) ** -15,
                      "F* and 1 - F* from the closed form vs golden-section maximisation over "
-                     "log alpha, 20 digits, eps in {1e-6, 0.1, 1, 5, 30} x beta in {0.01, 1, 100}")
+                     "log alpha, 20 digits, (eps, beta) in {(1e-6, 0.01), (1e-6, 100), (0.1, 1), (1, 0.01), (1, 100), "
+                     "(5, 1), (30, 0.01), (30, 100)} (both branches of Eq. 24; LXM-Eq24 checks the "
+                     "evaluator against an independent brute force)")
 
 
 def _exact_of_mpf(x):
     """The exact binary value of an mpf as a Fraction (an exact input for numeric.mp)."""
-    man, exp = mpmath.mpf(x).man_exp
-    return Fraction(int(man)) * Fraction(2) ** int(exp)
+    x = mpmath.mpf(x)
+    man, exp = x.man_exp                      # man_exp drops the sign
+    return (-1 if x < 0 else 1) * Fraction(int(man)) * Fraction(2) ** int(exp)
 
 
 @claim("LXM-Thm2", ("001",), SOURCE + ", Theorem 2 and Corollary 1 (catalog LXM-Thm2, LXM-Cor1)",
