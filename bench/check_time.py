@@ -1,4 +1,6 @@
-"""(c) wall time of ``dp-derive check`` (the proof checker), as a subprocess.
+"""(c) wall time of ``dp-derive check`` (the proof checker), as a subprocess: the default
+serial run (target <= 60 s), ``--jobs 2`` (target <= 35 s) and ``--certified`` (target <= 10x
+the default run, measured in the same process run).
 
 Tries ``dp-derive check``; if that command is not installed or exits non-zero,
 falls back to ``python -m proofs_check check`` (run from the repository root).
@@ -18,8 +20,10 @@ import time
 import _common
 from _common import pass_fail
 
-TARGET = 60.0       # seconds
-TIMEOUT = 150.0     # seconds per attempt (keeps the whole runner bounded)
+TARGET = 60.0       # seconds, default (serial) run
+TARGET_JOBS2 = 35.0  # seconds, --jobs 2
+CERTIFIED_RATIO = 10.0
+TIMEOUT = 600.0     # seconds per attempt (keeps the whole runner bounded)
 
 
 def _tail(text: str, n: int = 3) -> str:
@@ -62,6 +66,20 @@ def run(verbose: bool = True) -> dict:
     result = {"attempts": attempts, "used": used,
               "seconds": used["seconds"] if used else None,
               "pass": (used["seconds"] <= TARGET) if used else None}
+    if used is not None:
+        base = used["command"].replace("python", sys.executable, 1).split() if used["command"].startswith("python") \
+            else used["command"].split()
+        for flag, key in ((["--jobs", "2"], "jobs2"), (["--certified"], "certified")):
+            res = _attempt(base + flag)
+            attempts.append(res)
+            result[key] = res
+            if verbose:
+                t = "-" if res["seconds"] is None else f"{res['seconds']:.2f} s"
+                print(f"[c] {res['command']}: rc={res['rc']} time={t} ok={res['ok']}")
+        j2, cert = result["jobs2"], result["certified"]
+        result["pass_jobs2"] = (j2["seconds"] <= TARGET_JOBS2) if j2["ok"] else None
+        result["certified_ratio"] = (cert["seconds"] / used["seconds"]) if cert["ok"] else None
+        result["pass_certified"] = (result["certified_ratio"] <= CERTIFIED_RATIO) if cert["ok"] else None
     if verbose:
         shown = "not available" if used is None else "%.2f s" % used["seconds"]
         print(f"[c] check wall time: {shown}  {pass_fail(result['pass'])}")
@@ -83,6 +101,15 @@ def markdown(res: dict) -> str:
     else:
         out += ["", f"Result: `{res['used']['command']}` took {res['seconds']:.2f} s: "
                 f"**{pass_fail(res['pass'])}**."]
+        if res.get("jobs2"):
+            j2 = res["jobs2"]
+            t = "-" if j2["seconds"] is None else f"{j2['seconds']:.2f} s"
+            out += [f"`--jobs 2` took {t} (target <= {TARGET_JOBS2:.0f} s): **{pass_fail(res['pass_jobs2'])}**."]
+        if res.get("certified"):
+            ratio = res["certified_ratio"]
+            shown = "-" if ratio is None else f"{ratio:.2f}x the default run"
+            out += [f"`--certified`: {shown} (target <= {CERTIFIED_RATIO:.0f}x): "
+                    f"**{pass_fail(res['pass_certified'])}**."]
     return "\n".join(out) + "\n"
 
 

@@ -52,6 +52,16 @@ def _summary(name, res):
         value = "not available" if res["seconds"] is None else f"{res['seconds']:.2f} s"
         rows.append((name, f"check wall time <= {check_time.TARGET:.0f} s", value,
                      "not available" if res["pass"] is None else pass_fail(res["pass"])))
+        if res.get("jobs2"):
+            j2 = res["jobs2"]
+            rows.append((name, f"check --jobs 2 <= {check_time.TARGET_JOBS2:.0f} s",
+                         "not available" if j2["seconds"] is None else f"{j2['seconds']:.2f} s",
+                         "not available" if res["pass_jobs2"] is None else pass_fail(res["pass_jobs2"])))
+        if res.get("certified"):
+            ratio = res["certified_ratio"]
+            rows.append((name, f"check --certified <= {check_time.CERTIFIED_RATIO:.0f}x default",
+                         "not available" if ratio is None else f"{ratio:.2f}x",
+                         "not available" if res["pass_certified"] is None else pass_fail(res["pass_certified"])))
     return rows
 
 
