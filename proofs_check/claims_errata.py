@@ -1342,6 +1342,72 @@ def _mha_order():
                       counterexample, corrected, "numeric.auc.auc of derive.gaussian(k) and derive.laplace(sqrt2 k)")
 
 
+_T2_ROW1 = (("0.1", "0.8276"), ("0.5", "0.6326"), ("1.0", "0.5796"), ("5.0", "0.5208"), ("10.0", "0.5113"))
+
+
+def _riemann_laplace_reference(r, n: int = 1000):
+    """(1/n) sum_{i=1..n} P(|A| > log(n/i)) for A ~ Laplace(r, 1): the right-endpoint sum of the
+    power of the two-sided single-statistic test, from the Laplace law (plain mpmath)."""
+    with mpmath.workdps(20):
+        r = _mpf(r)
+        total = mpmath.mpf(0)
+        for i in range(1, n + 1):
+            t = mpmath.log(mpmath.mpf(n) / i)
+            total += laplace_sf(t, r) + laplace_cdf(-t, r)
+        return total / n
+
+
+@claim("MHA-Errata-Table2-vs-Table1-scale", ("003",), MHA + ", Tables 1-2 (lines 156-177), line 81, line 225",
+       "statement",
+       "Table 2's caption reads sigma^2 as the variance of the Laplace noise ('variance equal to 1', line 225), "
+       "yet its Delta f = 1 row equals Table 1 at eps = Delta f/sigma (sigma the scale): e.g. (1, 1) = 0.5796 = "
+       "Table 1 at eps = 1, while variance 1 means scale 1/sqrt2 and eps = sqrt2 (Table 1's reading gives 0.6326)",
+       latex=r"\sigma^2=1\ \text{(variance)}\Rightarrow b=1/\sqrt2,\ \varepsilon=\sqrt2:\ 0.6326\ne0.5796")
+def _mha_table2_scale():
+    from numeric import two_sided as NTS
+
+    from .rounding import rounds_to
+
+    def shift(v, variance: bool):
+        """r = eps/sqrt2 of Table 1's reading, eps = Delta f/b, b = sqrt(v/2) (variance) or sqrt(v) (scale)."""
+        b = math.sqrt(float(v) / 2) if variance else math.sqrt(float(v))
+        return (1.0 / b) / math.sqrt(2)
+
+    def corrected():
+        rows = [({"r": r, "what": "numeric.two_sided.auc_riemann('laplace') vs the right-endpoint sum from the "
+                  "Laplace law"}, mpmath.mpf(NTS.auc_riemann("laplace", r)), _riemann_laplace_reference(r))
+                for r in (1 / math.sqrt(2), 1.0)]
+        out = agreement(rows, 1e-9, "Table 1's reading (single two-sided Laplace statistic, shift eps/sqrt2, "
+                                    "right-endpoint sum) against the Laplace law")
+        if out.status is not CONFIRMED:
+            return out
+        t1 = NTS.auc_riemann("laplace", 1 / math.sqrt(2))
+        bad = [v for v, printed in _T2_ROW1 if not rounds_to(printed, NTS.auc_riemann("laplace", shift(v, False)))]
+        if not rounds_to("0.5796", t1) or bad:
+            return Outcome(FAILED, detail=f"Table 1 at eps = 1: {t1}; row Delta f = 1 not reproduced with sigma "
+                                          f"the scale at sigma^2 = {bad}")
+        out.detail += "; Table 1 at eps = 1 and every cell of Table 2's Delta f = 1 row reproduced with sigma the scale"
+        return out
+
+    def counterexample():
+        out = {}
+        for v, printed in _T2_ROW1:
+            got = NTS.auc_riemann("laplace", shift(v, True))
+            if rounds_to(printed, got):
+                continue
+            out[f"Delta f = 1, sigma^2 = {v} (variance)"] = f"{got:.4f}, printed {printed}"
+        if len(out) < 3:
+            return None
+        return out
+    return refutation("sigma^2 is the variance of the Laplace noise (Table 2); Table 2 (Delta f = 1, sigma^2 = 1) = "
+                      "0.5796 = Table 1 (eps = 1)",
+                      "Table 2's sigma is the Laplace scale b (variance 2 b^2), or its Delta f rows are doubled: "
+                      "its cells equal Table 1 at eps = Delta f/sigma; with sigma^2 the variance the (1, 1) cell "
+                      "would be Table 1 at eps = sqrt2 (0.6326)", counterexample, corrected,
+                      "numeric.two_sided.auc_riemann under the reading that reproduces Table 1 (the AUC of a "
+                      "Laplace test depends on eps = Delta f/b only, and Table 1 increases in eps)")
+
+
 @claim("MHA-ROC-cross", ("003",), MHA + ", lines 225-235 (Fig. 4)", "statement",
        "the ROC curves of the Laplace and normal releases (Delta f = 1, variance 1) cross, and for small alpha the "
        "Laplace release gives the attacker less power (optimal single-release tests: Laplace eps = sqrt2, "

@@ -36,7 +36,7 @@ EXPECTED_REFUTED = {
     "002": ["KZ-Errata-Ex1.1-posterior-48-52", "KZ-Errata-Ex1.1-ratio-1.1", "KZ-Errata-Ex1.1-difference-2pct",
             "KZ-Errata-Ex4.1-month-worst-case", "KZ-Errata-Fig3-sublinear"],
     "003": ["MHA-Errata-Gauss-calibration", "MHA-Errata-Table3-delta-range", "MHA-Errata-normal-power-sqrt2tau",
-            "MHA-Errata-normal-less-than-Laplace"],
+            "MHA-Errata-normal-less-than-Laplace", "MHA-Errata-Table2-vs-Table1-scale"],
     "004": ["SU-Errata-TV-not-inappropriate"],
 }
 EXPECTED_CONFIRMED = ["KZ-S2.1-PDP", "DF-Fig4-Laplace-stronger", "DF-URS-ROC", "MHA-ROC-cross", "SU-Thm5-tight"]
