@@ -11,7 +11,7 @@ CLAIM_MODULES = ("proofs_check.claims_foundation", "proofs_check.claims_attack",
                  "proofs_check.claims_disclosure", "proofs_check.claims_semantics",
                  "proofs_check.claims_errata")
 #: modules that attach certified (interval) checks to registered claims
-CERTIFY_MODULES = ()
+CERTIFY_MODULES = ("proofs_check.claims_certified",)
 
 
 def load(extra_modules=()) -> None:

@@ -1,0 +1,153 @@
+"""Certified mode (``dp-derive check --certified``): arb-ball checks of the inequality claims.
+
+The references here are hand-built records whose truth is known by construction (a power below
+alpha by a stated relative amount; a Laplace record whose linear regime is multiplied by
+1 + 1e-20), so each test knows the right verdict without running the code under test.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+
+import pytest
+import sympy as sp
+
+pytest.importorskip("flint")
+
+import derive  # noqa: E402
+from derive import symbols as sy  # noqa: E402
+from proofs_check import certified, claims_certified as CC, claims_foundation as cf, discovery, registry  # noqa: E402
+from proofs_check.cli import main  # noqa: E402
+from proofs_check.status import CONFIRMED, FAILED  # noqa: E402
+
+A = sy.alpha
+
+
+def fake_record(f, power, name="fake") -> derive.TradeOff:
+    """A TradeOff built by hand (no parameters): f(alpha) and its stored complement."""
+    return derive.TradeOff(name=name, parameters=(), tradeoff=f, power=power, paper=f, domain={},
+                           citation="hand-built for tests/test_certified.py")
+
+
+def _claim(claim_id):
+    discovery.all_claims()
+    return registry._REGISTRY[claim_id]
+
+
+# ---------------------------------------------------------------- real claims
+@pytest.mark.parametrize("claim_id", ["DRS-Prop2.2:gaussian", "DRS-Prop2.2:laplace", "DF-Cor2"])
+def test_real_claims_are_certified(claim_id):
+    c = _claim(claim_id)
+    assert c.certify is not None
+    out = c.certify()
+    assert out.status == CONFIRMED and out.certified is True
+    assert out.method == "certified (arb balls)"
+    assert out.points > 100
+    # the report says which cases are certified over whole intervals and which parts pointwise only
+    assert "whole interval" in out.detail and "pointwise" in out.detail
+    assert set(out.extra["intervals"]) and "whole_interval_cases" in out.extra
+
+
+def test_equalities_are_decided_exactly():
+    # gaussian(mu=0) is f = 1 - alpha exactly and Laplace(eps) has (1 - f)/alpha = e^eps exactly for
+    # alpha < e^-eps/2: the slack is exactly 0 there, so the certified margin is exactly 0 (never
+    # an undecided pair of overlapping balls); gaussian(0) is an equality on the whole interval
+    out = CC.certify_axioms([("g0", derive.gaussian(0))])
+    assert out.status == CONFIRMED and float(out.margin) == 0.0
+    assert out.extra["exact_decisions"] > 0
+    assert out.extra["whole_interval_cases"] == ["g0"]
+    out = CC.certify_ratio_bound([("lap1", derive.laplace(1))])
+    assert out.status == CONFIRMED and float(out.margin) == 0.0
+    assert out.worst_at["alpha"] == "1e-1000"       # linear regime: equality
+    assert out.extra["exact_decisions"] > 0
+
+
+def test_point_decisions():
+    # 1/3 - 0.3333 > 0 by 1/30000, decided by arb; exp(1) - e exactly 0; a negative slack proved
+    v = certified.certify_nonneg(sp.Rational(1, 3) - A, {A: sp.Rational("0.3333")})
+    assert v.holds is True and v.lower > 0
+    v = certified.certify_nonneg(sp.exp(A) - sp.E, {A: sp.Integer(1)})
+    assert v.holds is True and v.how == "exact" and v.lower == 0
+    v = certified.certify_nonneg(A - sp.Rational(1, 3), {A: sp.Rational("0.3333")})
+    assert v.holds is False and v.upper < 0
+
+
+# ---------------------------------------------------------------- mutations
+def _power_below_alpha_at_03(rel):
+    """power = alpha (1 - rel) on (1/4, 7/20) (so at the grid point 0.3 it is below alpha by
+    ``rel`` relative), alpha + alpha (1 - alpha)/10 elsewhere; f = 1 - power."""
+    inside = sp.And(A > sp.Rational(1, 4), A < sp.Rational(7, 20))
+    p = sp.Piecewise((A * (1 - rel), inside), (A + A * (1 - A) / 10, True))
+    f = sp.Piecewise((1 - A + A * rel, inside), (1 - A - A * (1 - A) / 10, True))
+    return fake_record(f, p)
+
+
+def test_power_below_alpha_by_1e_25_is_failed():
+    rec = _power_below_alpha_at_03(sp.Rational(1, 10**25))
+    out = CC.certify_axioms([("below", rec)])
+    assert out.status == FAILED and out.certified is True
+    assert out.counterexample["alpha"] == "0.3"
+    assert out.counterexample["statement"] == "f(alpha) <= 1 - alpha"
+    # the ordinary 30-digit check (tolerance 1e-27) also sees a 1e-25 shift
+    assert cf._axioms([("below", rec)]).status == FAILED
+
+
+def test_certified_sees_what_the_30_digit_check_cannot():
+    # f = 1 - alpha + 1e-32 alpha (1 - alpha): f(0) = 1, f(1) = 0, decreasing, and above 1 - alpha
+    # by 1e-32 (1 - alpha) relative on (0, 1) -- below the ordinary check's verified tolerance
+    # (1e-27, and its convexity tolerance): it reports CONFIRMED; the certified check proves
+    # f(alpha) > 1 - alpha at the first grid point
+    rel = sp.Rational(1, 10**32)
+    rec = fake_record(1 - A + rel * A * (1 - A), A - rel * A * (1 - A))
+    assert cf._axioms([("above", rec)]).status == CONFIRMED
+    out = CC.certify_axioms([("above", rec)])
+    assert out.status == FAILED and out.certified is True
+    assert out.counterexample["alpha"] == "1e-1000"
+    assert out.counterexample["statement"] == "f(alpha) <= 1 - alpha"
+
+
+def test_laplace_above_e_eps_breaks_certified_cor2(monkeypatch):
+    original = derive.laplace
+
+    def mutated(*args, **kwargs):
+        rec = original(*args, **kwargs)
+        bumped = rec.power.xreplace({sp.exp(sy.eps): sp.exp(sy.eps) * (1 + sp.Rational(1, 10**20))})
+        assert bumped != rec.power
+        return rec.__class__(**{**rec.__dict__, "power": bumped})
+
+    monkeypatch.setattr(derive, "laplace", mutated)
+    out = _claim("DF-Cor2").certify()
+    assert out.status == FAILED and out.certified is True
+    assert out.counterexample["case"].startswith("laplace")
+    assert out.counterexample["statement"] == "(1 - f)/alpha <= e^eps"
+    # the ordinary check's tolerance is 1e-17 relative: it does not see a 1e-20 excess
+    assert _claim("DF-Cor2").check().status == CONFIRMED
+
+
+# ---------------------------------------------------------------- CLI
+def _cli(argv):
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        rc = main(argv)
+    return rc, out.getvalue(), err.getvalue()
+
+
+def test_cli_certified_json():
+    rc, out, _ = _cli(["check", "--certified", "--claim", "DRS-Prop2.2:gaussian", "--json"])
+    assert rc == 0
+    row = json.loads(out)["claims"][0]
+    assert row["id"] == "DRS-Prop2.2:gaussian"
+    assert row["status"] == "CONFIRMED" and row["certified"] is True
+    assert row["method"] == "certified (arb balls)"
+
+
+def test_require_without_flint_is_a_one_line_usage_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "flint", None)     # makes `import flint` raise ImportError
+    with pytest.raises(certified.UsageError):
+        certified.require()
+    rc, out, err = _cli(["check", "--certified", "--claim", "DRS-Prop2.2:gaussian"])
+    assert rc == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "python-flint" in err
