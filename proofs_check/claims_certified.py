@@ -16,7 +16,8 @@ Between the points
 ------------------
 The main inequality of each claim is also certified over *whole intervals*: the cells between
 consecutive grid points are enclosed as balls (the enclosure contains the slack at every alpha
-of the cell, so ``lower >= 0`` proves it on the whole cell; no monotonicity is assumed), bisected
+of the cell, so ``lower >= 0`` proves it on the whole cell; no monotonicity of the records is
+assumed, only that of PhiInv, see ``proofs_check.certified``), bisected
 in log10 alpha within a budget; cells where a selection or the slack is exactly 0 identically
 (linear regimes, mu = 0) are decided exactly.  The outcome's detail and ``extra["intervals"]``
 say which parts are covered and which are left to the pointwise checks (typically thin cells
