@@ -69,6 +69,7 @@ def _row(c: Claim, out: Outcome, seconds: float) -> dict:
         "margin": out.margin, "worst_at": _jsonable(out.worst_at), "points": out.points,
         "seconds": round(seconds, 3), "reason": out.detail, "detail": out.detail,
         "counterexample": _jsonable(out.counterexample), "refutation": _jsonable(out.refutation),
+        "extra": _jsonable(out.extra) if out.extra else None,
     }
 
 

@@ -35,7 +35,7 @@ from proofs_check.status import (CONFIRMED, ERROR, FAILED, INCONCLUSIVE, PROVEN,
 PAPERS = {"000", "001", "002", "003", "004"}
 ROW_KEYS = {"id", "paper", "papers", "source", "kind", "statement", "latex", "status", "method",
             "certified", "margin", "worst_at", "points", "seconds", "reason", "detail", "counterexample",
-            "refutation"}
+            "refutation", "extra"}
 A = sy.alpha
 
 
