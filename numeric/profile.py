@@ -92,18 +92,26 @@ def _sup_concave(record: TradeOff, slope_fn):
     return compute
 
 
-def _delta_of(record: TradeOff, e):
-    """compute() of delta at eps = e (an Exact or an mpf): the closed form, else the supremum."""
+def _delta_maker(record: TradeOff):
+    """e -> compute() of delta at eps = e (an Exact or an mpf): the closed form, else the supremum.
+
+    The record's profile is bound and compiled once (eps_at calls this hundreds of times)."""
     if record.profile is not None:
         fn = compile_mp(record.bind(record.profile))
-        env = {eps_prime: e}
-        return lambda: fn(env)
+        return lambda e: (lambda: fn({eps_prime: e}))
 
-    def slope():
-        if isinstance(e, Exact) and e.p == 0:
-            return Exact(-1)
-        return -mpmath.exp(to_mpf(e))
-    return _sup_concave(record, slope)
+    def make(e):
+        def slope():
+            if isinstance(e, Exact) and e.p == 0:
+                return Exact(-1)
+            return -mpmath.exp(to_mpf(e))
+        return _sup_concave(record, slope)
+    return make
+
+
+def _delta_of(record: TradeOff, e):
+    """compute() of delta at eps = e (an Exact or an mpf): the closed form, else the supremum."""
+    return _delta_maker(record)(e)
 
 
 def delta_at(record: TradeOff, eps):
@@ -125,9 +133,10 @@ def conjugate_at(record: TradeOff, y):
 def eps_at(record: TradeOff, delta, digits: int):
     """compute() of eps(delta) = inf{eps >= 0 : delta(eps) <= delta}."""
     target = exact_of(parse("delta", delta, 0, 1, high_open=True))
+    delta_of = _delta_maker(record)
 
     def above(e):
-        d = _delta_of(record, e)()
+        d = delta_of(e)()
         if isinstance(d, Exact):
             return d.cmp(target) > 0
         return d > to_mpf(target)

@@ -22,6 +22,8 @@ Bern(a) against Bern(1 - a), a = 1/(1 + e^eps), which is f_{eps,0}.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import sympy as sp
 
 from .. import symbols as sy
@@ -32,7 +34,10 @@ CITATION = ("de Fondeville (2026) arXiv:2603.12753v1, Eq. 3; Dong, Roth, Su (202
             "JRSS-B, Eq. 2.5 (catalog DF-Eq3)")
 
 
+@lru_cache(maxsize=64)
 def _forms(e, d):
+    """(trade-off, power, profile) in the parameter expressions e, d (SymPy objects, so the
+    result is a pure function of them: memoised, building Max/Min/Piecewise is slow)."""
     a = sy.alpha
     tradeoff = sp.Max(0, 1 - d - sp.exp(e) * a, sp.exp(-e) * (1 - d - a))
     power = sp.Min(1, d + sp.exp(e) * a, 1 - sp.exp(-e) * (1 - d - a))

@@ -19,6 +19,8 @@ simplified by SymPy.  Named families: ``logistic`` (F = 1/(1 + e^{-x})),
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import sympy as sp
 
 from .. import symbols as sy
@@ -94,6 +96,20 @@ def noise(family="logistic", mu=None, *, cdf: sp.Expr | None = None) -> TradeOff
     m, values = bind(sy.mu, mu, low=0)
     name = family if cdf is None else "custom"
     F = family_cdf(family) if cdf is None else cdf
+    tradeoff, power, paper, concave = _derived(F, m)
+    return TradeOff(
+        name="noise", parameters=(sy.mu,), tradeoff=tradeoff, power=power, paper=paper,
+        domain={"mu": "in [0, inf)"}, citation=CITATION + f"; family {name}", values=values,
+        profile=None, symmetric=True, pure_eps=None,
+        notes=f"family={name}; log-concavity proved by SymPy: {concave}",
+    )
+
+
+@lru_cache(maxsize=64)
+def _derived(F: sp.Expr, m: sp.Expr):
+    """(trade-off, power, paper form, log-concavity) of the family F shifted by m: SymPy solve and
+    simplify (~0.3 s), a pure function of the two SymPy expressions, so memoised; a refused CDF
+    raises DomainError (not memoised)."""
     a = sy.alpha
     if F == LAPLACE_CDF:
         tradeoff, power = laplace_pieces(m)
@@ -107,9 +123,4 @@ def noise(family="logistic", mu=None, *, cdf: sp.Expr | None = None) -> TradeOff
     concave = is_log_concave(F) if F not in (LAPLACE_CDF, Phi(sy.x)) else True
     if concave is False:
         raise DomainError("cdf", F, "a log-concave CDF ((log F')'' > 0 at a probe point)")
-    return TradeOff(
-        name="noise", parameters=(sy.mu,), tradeoff=tradeoff, power=power, paper=paper,
-        domain={"mu": "in [0, inf)"}, citation=CITATION + f"; family {name}", values=values,
-        profile=None, symmetric=True, pure_eps=None,
-        notes=f"family={name}; log-concavity proved by SymPy: {concave}",
-    )
+    return tradeoff, power, paper, concave
