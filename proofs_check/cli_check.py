@@ -103,7 +103,7 @@ def cmd_check(args) -> int:
     except ImportError as exc:
         raise UsageError(f"module={exc.name}: cannot import it ({exc})") from None
     if args.claim is not None and not claims:
-        valid = [c.id for c in checker.select(args.paper, modules=tuple(args.module))]
+        valid = sorted(c.id for c in checker.select(args.paper, modules=tuple(args.module)))
         raise UsageError(f"claim={args.claim}: no such claim id; valid ids: {', '.join(valid)}")
     if args.certified:
         from .certified import require

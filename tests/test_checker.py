@@ -357,7 +357,7 @@ def test_check_command_exits_1_on_error_and_0_on_refuted(private_registry, capsy
 
 
 @pytest.mark.parametrize("argv, needle", [
-    (["check", "--claim", "NOPE"], "valid ids: DRS-Prop2.2:gaussian"),
+    (["check", "--claim", "NOPE"], "valid ids: DD-complement:"),
     (["check", "--jobs", "0"], "jobs=0"),
     (["check", "--claim-timeout", "-1"], "claim-timeout=-1"),
     (["check", "--paper", "007"], "007"),
