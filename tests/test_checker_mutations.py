@@ -19,11 +19,9 @@ others are covered unmutated by the full check of tests/test_cli.py (no FAILED, 
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 
 import mpmath
-import pytest
 import sympy as sp
 
 import derive
@@ -37,63 +35,16 @@ from numeric import attack as NATT
 from numeric import auc as NAUC
 from numeric import mp
 from numeric import two_sided as NTS
-from proofs_check import checker, cli, registry
+from proofs_check import cli
 from proofs_check import claims_foundation as CF
 from proofs_check.discovery import all_claims
+
+from mutations import assert_failed, assert_passes, run, scaled, shifted, substituted, with_record  # noqa: F401
 
 all_claims()
 
 #: the module (``derive.mechanisms.laplace`` the attribute is the constructor, which shadows it)
 LAP = importlib.import_module("derive.mechanisms.laplace")
-
-PASSING = ("PROVEN", "CONFIRMED")
-
-
-def run(claim_id: str) -> dict:
-    return checker.run([registry._REGISTRY[claim_id]], timeout=60)["claims"][0]
-
-
-def assert_passes(claim_id: str):
-    row = run(claim_id)
-    assert row["status"] in PASSING, (claim_id, row["status"], row["reason"][:300])
-
-
-def assert_failed(claim_id: str, seconds: float = 10):
-    row = run(claim_id)
-    assert row["status"] == "FAILED", (claim_id, row["status"], row["reason"][:300])
-    assert row["seconds"] < seconds, (claim_id, row["seconds"])
-    return row
-
-
-def scaled(fn, factor):
-    """An evaluator returning its (mpf) value times ``factor``, computed at 60 digits."""
-    def wrapped(*args, **kw):
-        value = fn(*args, **kw)
-        with mpmath.workdps(60):
-            return value * mpmath.mpf(factor)
-    return wrapped
-
-
-def shifted(fn, delta):
-    def wrapped(*args, **kw):
-        value = fn(*args, **kw)
-        with mpmath.workdps(60):
-            return value + mpmath.mpf(delta)
-    return wrapped
-
-
-def with_record(constructor, **changes):
-    """A constructor whose records get ``changes(record)`` ({field: function of the record})."""
-    def make(*args, **kw):
-        rec = constructor(*args, **kw)
-        return dataclasses.replace(rec, **{k: fn(rec) for k, fn in changes.items()})
-    return make
-
-
-def substituted(constructor, old, new, fields=("tradeoff", "power")):
-    """A constructor whose ``fields`` have the subexpression ``old`` replaced by ``new``."""
-    return with_record(constructor, **{f: (lambda rec, f=f: getattr(rec, f).subs(old, new)) for f in fields})
-
 
 # ------------------------------------------------------------------ DRS-Prop2.2 (axioms)
 def test_axioms_catch_a_concave_bump(monkeypatch):

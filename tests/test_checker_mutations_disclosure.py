@@ -11,7 +11,6 @@ around each test so that a mutated record is derived afresh.
 
 from __future__ import annotations
 
-import dataclasses
 
 import mpmath
 import pytest
@@ -24,11 +23,11 @@ from derive import risk as R
 from derive import semantics as S
 from derive import symbols as sy
 from derive.special import Phi, PhiInv
-from numeric import composition as NC
 from numeric import mp
 from numeric import risk as NR
-from proofs_check import checker, registry
 from proofs_check.discovery import all_claims
+
+from mutations import assert_failed, mutated_record, scaled, status  # noqa: F401
 
 all_claims()
 
@@ -40,35 +39,6 @@ def _fresh_caches():
     yield
     R._CACHE.clear()
     D._ROOTS.clear()
-
-
-def status(claim_id: str) -> str:
-    row = checker.run([registry._REGISTRY[claim_id]], timeout=60)["claims"][0]
-    return row["status"], row
-
-
-def assert_failed(claim_id: str):
-    got, row = status(claim_id)
-    assert got == "FAILED", (claim_id, got, row["reason"][:300])
-    assert row["seconds"] < 30
-
-
-def scaled(fn, factor):
-    """An evaluator returning its value times ``factor`` (mpf)."""
-    def wrapped(*args, **kw):
-        with mpmath.workdps(60):
-            return fn(*args, **kw) * mpmath.mpf(factor)
-    return wrapped
-
-
-def mutated_record(constructor, substitution):
-    """A record constructor whose power and trade-off have ``substitution`` applied (parameter symbol
-    -> a slightly different expression)."""
-    def make(*args, **kw):
-        rec = constructor(*args, **kw)
-        return dataclasses.replace(rec, power=rec.power.subs(substitution),
-                                   tradeoff=rec.tradeoff.subs(substitution))
-    return make
 
 
 # ------------------------------------------------------------------ seed 000

@@ -1,0 +1,72 @@
+"""Helpers of the mutation suites (tests/test_checker_mutations*.py): run one claim, require it
+FAILED, and wrap evaluators or record constructors so that they return something slightly wrong."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import mpmath
+
+from proofs_check import checker, registry
+
+PASSING = ("PROVEN", "CONFIRMED")
+
+
+def run(claim_id: str) -> dict:
+    return checker.run([registry._REGISTRY[claim_id]], timeout=60)["claims"][0]
+
+
+def assert_passes(claim_id: str):
+    row = run(claim_id)
+    assert row["status"] in PASSING, (claim_id, row["status"], row["reason"][:300])
+
+
+def assert_failed(claim_id: str, seconds: float = 30):
+    row = run(claim_id)
+    assert row["status"] == "FAILED", (claim_id, row["status"], row["reason"][:300])
+    assert row["seconds"] < seconds, (claim_id, row["seconds"])
+    return row
+
+
+def scaled(fn, factor):
+    """An evaluator returning its (mpf) value times ``factor``, computed at 60 digits."""
+    def wrapped(*args, **kw):
+        value = fn(*args, **kw)
+        with mpmath.workdps(60):
+            return value * mpmath.mpf(factor)
+    return wrapped
+
+
+def shifted(fn, delta):
+    def wrapped(*args, **kw):
+        value = fn(*args, **kw)
+        with mpmath.workdps(60):
+            return value + mpmath.mpf(delta)
+    return wrapped
+
+
+def with_record(constructor, **changes):
+    """A constructor whose records get ``changes(record)`` ({field: function of the record})."""
+    def make(*args, **kw):
+        rec = constructor(*args, **kw)
+        return dataclasses.replace(rec, **{k: fn(rec) for k, fn in changes.items()})
+    return make
+
+
+def substituted(constructor, old, new, fields=("tradeoff", "power")):
+    """A constructor whose ``fields`` have the subexpression ``old`` replaced by ``new``."""
+    return with_record(constructor, **{f: (lambda rec, f=f: getattr(rec, f).subs(old, new)) for f in fields})
+
+
+
+
+def status(claim_id: str):
+    """(status, row) of one claim run alone."""
+    row = run(claim_id)
+    return row["status"], row
+
+
+def mutated_record(constructor, substitution):
+    """A constructor whose power and trade-off have ``substitution`` ({symbol: expression}) applied."""
+    return with_record(constructor, **{f: (lambda rec, f=f: getattr(rec, f).subs(substitution))
+                                       for f in ("tradeoff", "power")})
