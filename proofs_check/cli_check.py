@@ -7,7 +7,10 @@ import sys
 
 from .papers import PAPER_IDS
 from .report import FORMATS
-from .usage import UsageError, positive_int, positive_seconds
+from .usage import Once, UsageError, positive_int, positive_seconds
+
+#: the most local processes --jobs may ask for
+MAX_JOBS = 256
 
 CHECK_EPILOG = """\
 statuses: PROVEN (SymPy decided it exactly), CONFIRMED (numerically, verified precision),
@@ -30,10 +33,10 @@ examples:
 
 
 def _output_options(p):
-    p.add_argument("--format", choices=FORMATS, default=None,
+    p.add_argument("--format", choices=FORMATS, default=None, action=Once,
                    help="report format (default text; --json is --format json)")
     p.add_argument("--json", action="store_true", help="same as --format json")
-    p.add_argument("--output", "-o", metavar="FILE", default=None,
+    p.add_argument("--output", "-o", metavar="FILE", default=None, action=Once,
                    help="write the report to FILE instead of standard output")
 
 
@@ -42,13 +45,13 @@ def register(sub) -> None:
                         description="Check every registered claim (or a paper's, or one) and report its "
                                     "status, method, worst margin and where it occurs.",
                         epilog=CHECK_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ch.add_argument("--paper", choices=PAPER_IDS, default=None, help="only the claims of this seed paper")
-    ch.add_argument("--claim", metavar="ID", default=None, help="only this claim id")
+    ch.add_argument("--paper", choices=PAPER_IDS, default=None, action=Once, help="only the claims of this seed paper")
+    ch.add_argument("--claim", metavar="ID", default=None, action=Once, help="only this claim id")
     ch.add_argument("--certified", action="store_true",
                     help="evaluate inequalities with rigorous interval enclosures (extra 'certified')")
-    ch.add_argument("--jobs", type=positive_int("jobs"), default=1, metavar="N",
+    ch.add_argument("--jobs", type=positive_int("jobs", MAX_JOBS), action=Once, default=1, metavar="N",
                     help="run claims in N local processes (default 1)")
-    ch.add_argument("--claim-timeout", type=positive_seconds("claim-timeout"), default=60.0, metavar="S",
+    ch.add_argument("--claim-timeout", type=positive_seconds("claim-timeout"), default=60.0, action=Once, metavar="S",
                     help="time limit per claim in seconds (default 60); past it the claim is ERROR")
     ch.add_argument("--module", action="append", default=[], metavar="MODULE",
                     help="import MODULE first (it registers claims of your own); may be repeated")
@@ -62,10 +65,10 @@ def register(sub) -> None:
                                     "unverifiable, with the reading used), or list the paper statements "
                                     "the checker refuted (--errata).",
                         epilog=REPRODUCE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    rp.add_argument("--paper", choices=PAPER_IDS, default=None, help="only this seed paper")
+    rp.add_argument("--paper", choices=PAPER_IDS, default=None, action=Once, help="only this seed paper")
     rp.add_argument("--errata", action="store_true",
                     help="list the paper statements found false, with what holds instead and the claim")
-    rp.add_argument("--jobs", type=positive_int("jobs"), default=1, metavar="N",
+    rp.add_argument("--jobs", type=positive_int("jobs", MAX_JOBS), action=Once, default=1, metavar="N",
                     help="with --errata: run the statement claims in N processes")
     rp.add_argument("--progress", action="store_true", help="with --errata: progress lines on stderr")
     _output_options(rp)
