@@ -116,6 +116,15 @@ def _cell_failure(rep: C.CellReport, label: str, statement: str) -> Outcome:
                    counterexample={**where, "statement": statement, "slack_upper_bound": C.fmt(upper, 6)})
 
 
+def _finish(tally, lines, head: str, tail: str) -> Outcome:
+    """The CONFIRMED outcome of a certified sweep: ``lines`` are ``(label, interval text, info)``
+    per case; the detail is ``head`` + the interval texts + ``tail``."""
+    detail = head + "; ".join(f"{label}: {text}" for label, text, _ in lines) + tail
+    out = tally.outcome(detail, {label: info for label, _, info in lines})
+    out.extra["whole_interval_cases"] = [label for label, _, info in lines if not info["uncovered"]]
+    return out
+
+
 # ------------------------------------------------------------------ DRS-Prop2.2
 def _forms(rec):
     return rec.bind(rec.tradeoff), rec.bind(rec.power)
@@ -230,14 +239,11 @@ def certify_ratio_bound(cases) -> Outcome:
             lines.append((label, text, info))
     except _Failure as stop:
         return stop.outcome
-    detail = ("(1 - f(alpha))/alpha <= e^eps certified with arb balls for the pure-DP cases "
-              + ", ".join(labels) + " at the 22 exact alphas 1e-1000 .. 1 (pointwise; equality e^eps "
-              "decided exactly where it holds) and over whole intervals: "
-              + "; ".join(f"{label}: {text}" for label, text, _ in lines)
-              + "; margin = certified lower bound of 1 - (1 - f)/(alpha e^eps)")
-    out = tally.outcome(detail, {label: info for label, _, info in lines})
-    out.extra["whole_interval_cases"] = [label for label, _, info in lines if not info["uncovered"]]
-    return out
+    return _finish(tally, lines,
+                   "(1 - f(alpha))/alpha <= e^eps certified with arb balls for the pure-DP cases "
+                   + ", ".join(labels) + " at the 22 exact alphas 1e-1000 .. 1 (pointwise; equality e^eps "
+                   "decided exactly where it holds) and over whole intervals: ",
+                   "; margin = certified lower bound of 1 - (1 - f)/(alpha e^eps)")
 
 
 attach_certify("DF-Cor2")(lambda: certify_ratio_bound(mechanism_cases()))
@@ -274,14 +280,11 @@ def certify_rho_a0(cases, alpha0s=ALPHA0) -> Outcome:
                 lines.append((f"{label}, alpha0 = {t0}", text, info))
     except _Failure as stop:
         return stop.outcome
-    detail = ("r(alpha) <= r(alpha0), r = (1 - f)/alpha, certified with arb balls for every case of "
-              f"mechanism_cases and alpha0 in {{{', '.join(alpha0s)}}}: pointwise at alpha0 and the grid "
-              "alphas above it, and over whole intervals: "
-              + "; ".join(f"{label}: {text}" for label, text, _ in lines)
-              + "; margin = certified lower bound of 1 - r(alpha)/r(alpha0)")
-    out = tally.outcome(detail, {label: info for label, _, info in lines})
-    out.extra["whole_interval_cases"] = [label for label, _, info in lines if not info["uncovered"]]
-    return out
+    return _finish(tally, lines,
+                   "r(alpha) <= r(alpha0), r = (1 - f)/alpha, certified with arb balls for every case of "
+                   f"mechanism_cases and alpha0 in {{{', '.join(alpha0s)}}}: pointwise at alpha0 and the grid "
+                   "alphas above it, and over whole intervals: ",
+                   "; margin = certified lower bound of 1 - r(alpha)/r(alpha0)")
 
 
 attach_certify("DF-rho-a0")(lambda: certify_rho_a0(mechanism_cases()))

@@ -456,17 +456,19 @@ def _errata_latex_body(errata: list[dict]) -> list[str]:
 # ------------------------------------------------------------------------------ public: check
 
 
+def _dispatch(fmt: str, as_json, text, md, latex, result) -> str:
+    """``result`` rendered by the renderer of ``fmt`` (json, text, md or latex)."""
+    if fmt == "json":
+        return as_json()
+    renderers = {"text": text, "md": md, "latex": latex}
+    if fmt not in renderers:
+        raise _unknown(fmt)
+    return renderers[fmt](result)
+
+
 def render_check(result: dict, fmt: str = "text") -> str:
     """The report of ``checker.run``'s result in ``fmt`` (one of :data:`FORMATS`)."""
-    if fmt == "json":
-        return json.dumps(result)
-    if fmt == "text":
-        return _check_text(result)
-    if fmt == "md":
-        return _check_md(result)
-    if fmt == "latex":
-        return _check_latex(result)
-    raise _unknown(fmt)
+    return _dispatch(fmt, lambda: json.dumps(result), _check_text, _check_md, _check_latex, result)
 
 
 # ------------------------------------------------------------------------------ reproduce
@@ -583,15 +585,7 @@ def _reproduce_latex(result: dict) -> str:
 
 def render_reproduce(result: dict, fmt: str = "text") -> str:
     """The report of ``reproduce.reproduce``'s result in ``fmt``."""
-    if fmt == "json":
-        return json.dumps(result)
-    if fmt == "text":
-        return _reproduce_text(result)
-    if fmt == "md":
-        return _reproduce_md(result)
-    if fmt == "latex":
-        return _reproduce_latex(result)
-    raise _unknown(fmt)
+    return _dispatch(fmt, lambda: json.dumps(result), _reproduce_text, _reproduce_md, _reproduce_latex, result)
 
 
 # ------------------------------------------------------------------------------ errata
