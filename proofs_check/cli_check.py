@@ -101,10 +101,16 @@ def cmd_check(args) -> int:
     from . import checker
     from .report import render_check
     fmt = _format(args)
+    for name in args.module:
+        if not name.strip():
+            raise UsageError("module=: give a module name (e.g. mypackage.claims)")
     try:
         claims = checker.select(args.paper, args.claim, modules=tuple(args.module))
     except ImportError as exc:
         raise UsageError(f"module={exc.name}: cannot import it ({exc})") from None
+    except Exception as exc:  # noqa: BLE001 - a user module that fails while registering its claims
+        raise UsageError(f"module={','.join(args.module)}: importing it raised "
+                         f"{type(exc).__name__}: {exc}") from None
     if args.claim is not None and not claims:
         valid = sorted(c.id for c in checker.select(args.paper, modules=tuple(args.module)))
         raise UsageError(f"claim={args.claim}: no such claim id; valid ids: {', '.join(valid)}")

@@ -359,6 +359,7 @@ def test_check_command_exits_1_on_error_and_0_on_refuted(private_registry, capsy
 @pytest.mark.parametrize("argv, needle", [
     (["check", "--claim", "NOPE"], "valid ids: DD-complement:"),
     (["check", "--jobs", "0"], "jobs=0"),
+    (["check", "--module", ""], "module=: give a module name"),
     (["check", "--claim-timeout", "-1"], "claim-timeout=-1"),
     (["check", "--claim-timeout", "nan"], "claim-timeout=nan"),
     (["check", "--jobs", "99999999999"], "jobs=99999999999: must be an integer in [1, 256]"),
