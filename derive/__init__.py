@@ -1,11 +1,28 @@
-"""dp-derive, SymPy layer: trade-off functions of differential privacy in closed form."""
+"""dp-derive, SymPy layer: trade-off functions of differential privacy in closed form.
+
+The names below are imported on first use (PEP 562): ``import derive.errors``
+or reading the mechanism table does not load SymPy.
+"""
+
+from importlib import import_module
 
 from .errors import DomainError, PrecisionExhausted
-from .mechanisms import (MECHANISMS, approx_dp, classical_gaussian, gaussian, laplace, noise,
-                         randomized_response, uniform_sampling)
-from .special import LogPhi, Phi, PhiInv, PhiInvExp
-from .tradeoff import TradeOff, eps_prime
 
-__all__ = ["DomainError", "PrecisionExhausted", "TradeOff", "eps_prime", "Phi", "PhiInv",
-           "LogPhi", "PhiInvExp", "gaussian", "classical_gaussian", "laplace", "approx_dp",
-           "randomized_response", "uniform_sampling", "noise", "MECHANISMS"]
+_LAZY = {
+    "TradeOff": "tradeoff", "eps_prime": "tradeoff",
+    "Phi": "special", "PhiInv": "special", "LogPhi": "special", "PhiInvExp": "special",
+    "gaussian": "mechanisms", "classical_gaussian": "mechanisms", "laplace": "mechanisms",
+    "approx_dp": "mechanisms", "randomized_response": "mechanisms", "uniform_sampling": "mechanisms",
+    "noise": "mechanisms", "MECHANISMS": "mechanisms",
+}
+
+#: every module the lazy names may load (tests/test_layering.py reads this)
+LAZY_IMPORTS = ("derive.tradeoff", "derive.special", "derive.mechanisms")
+
+__all__ = ["DomainError", "PrecisionExhausted", *_LAZY]
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -91,14 +91,25 @@ def optimal_eps(eps0, k, delta, digits: int = 15):
     return verified_mpf(compute, digits)
 
 
-def compose_pure(eps0, k, delta, method: str, digits: int = 15) -> dict:
-    """(eps, delta) of k eps0-DP mechanisms by basic, advanced or optimal composition."""
+def compose_pure(eps0, k, delta=None, method: str = "optimal", digits: int = 15) -> dict:
+    """(eps, delta) of k eps0-DP mechanisms by basic, advanced or optimal composition.
+
+    ``delta`` is not used by basic composition (which is pure) and may be omitted
+    there; delta = 0 is allowed for basic and optimal (both give k eps0: the
+    optimal delta(eps_g) is positive below k eps0) and refused for advanced, whose
+    bound is infinite at delta = 0.
+    """
     from derive.errors import DomainError
     if method not in METHODS:
         raise DomainError("method", method, "one of " + ", ".join(METHODS))
     e0 = parse("eps", eps0, 0, None, low_open=True)
     kk = _k(k)
-    d = parse("delta", delta, 0, 1, low_open=True, high_open=True)
+    if delta is None:
+        if method != "basic":
+            raise DomainError("delta", "missing", f"a delta in (0, 1) for {method} composition")
+        d = sp.Integer(0)
+    else:
+        d = parse("delta", delta, 0, 1, low_open=(method == "advanced"), high_open=True)
     env = {C.eps0: exact_of(e0), C.k: exact_of(sp.Integer(kk)), DELTA: exact_of(d)}
     if method == "basic":
         return {"eps": evaluate_env(C.basic_eps, env, digits), "delta": exact_of(sp.Integer(0)),
@@ -110,30 +121,39 @@ def compose_pure(eps0, k, delta, method: str, digits: int = 15) -> dict:
             out["note"] = "advanced composition is worse than basic here (k eps0 = " + \
                 mpmath.nstr(basic, digits) + ")"
         return out
+    if d == 0:
+        return {"eps": evaluate_env(C.basic_eps, env, digits), "delta": exact_of(d),
+                "note": "delta = 0: the optimal composition is k eps0 (delta_opt(eps_g) > 0 below it)"}
     return {"eps": optimal_eps(e0, kk, d, digits), "delta": exact_of(d)}
 
 
 def _cks(total_rho, d):
     """inf over a > 1 of the CKS objective: bisection on the sign of its SymPy derivative.
 
-    ``total_rho`` and ``d`` are evaluation values (``Exact`` or mpf)."""
+    The search runs over s = log(a - 1): for a large rho the optimal order is
+    1 + O(sqrt(log(1/delta)/rho)) (1 + 1e-100 at rho = 1e200), so each evaluation
+    is made with log10(1/(a - 1)) extra digits, local to it; a - 1 is never lost
+    to rounding.  ``total_rho`` and ``d`` are evaluation values (``Exact`` or mpf).
+    """
     from .bridge import compile_mp
     grad = compile_mp(C.cks_stationarity)
     obj = compile_mp(C.cks_objective)
     env = {C.rho: total_rho, DELTA: d}
 
-    def at(fn, a):
-        env[C.order] = a
-        return fn(env)
+    def at(fn, s):
+        extra = int(max(0, -s) / 2.3) + 10
+        with mpmath.workdps(mpmath.mp.dps + extra):
+            env[C.order] = 1 + mpmath.exp(s)
+            return +fn(env)
 
     def compute():
-        lo = mpmath.mpf(1) + mpmath.mpf(1) / 2
-        while at(grad, lo) >= 0:
-            lo = 1 + (lo - 1) / 2
-        hi = mpmath.mpf(2)
+        lo = mpmath.mpf(-1)
+        while at(grad, lo) >= 0:           # the derivative is negative left of the optimum
+            lo = 2 * lo
+        hi = mpmath.mpf(1)
         while at(grad, hi) <= 0:
             hi = 2 * hi
-        for _ in range(int(mpmath.mp.prec * 0.6) + 20):
+        for _ in range(int(mpmath.mp.prec * 0.6) + 40 + int(mpmath.log(hi - lo, 2))):
             mid = (lo + hi) / 2
             if at(grad, mid) < 0:
                 lo = mid
@@ -145,16 +165,31 @@ def _cks(total_rho, d):
 
 
 def zcdp_to_dp(rho, k, delta, conversion: str = "cks", digits: int = 15) -> dict:
-    """eps of k-fold rho-zCDP (k rho-zCDP, Thm 2.9) at delta, Bun-Steinke or CKS (Thm 2.7)."""
+    """eps of k-fold rho-zCDP (k rho-zCDP, Thm 2.9) at delta, Bun-Steinke or CKS (Thm 2.7).
+
+    The limits are answered: rho = 0 (perfect privacy) gives eps = 0 at every
+    delta; ``rho="inf"`` (no privacy) and delta = 0 (zCDP with rho > 0 implies no
+    finite eps at delta = 0: the Gaussian profile is positive at every eps) give
+    eps = inf.  Each limit says so in ``note``.
+    """
     from derive.errors import DomainError
     if conversion not in CONVERSIONS:
         raise DomainError("conversion", conversion, "one of " + ", ".join(CONVERSIONS))
-    r = parse("rho", rho, 0, None, low_open=True)
     kk = _k(k)
-    d = parse("delta", delta, 0, 1, low_open=True, high_open=True)
+    d = parse("delta", delta, 0, 1, high_open=True)
+    if isinstance(rho, str) and rho.strip().lower() in ("inf", "+inf", "infinity"):
+        inf = mpmath.mpf("inf")
+        return {"eps": inf, "rho_total": inf, "note": "rho = inf: no privacy, eps = inf"}
+    r = parse("rho", rho, 0, None)
     total = r * kk
+    if total == 0:
+        return {"eps": Exact(0), "rho_total": Exact(0), "note": "rho = 0: perfect privacy, eps = 0 at every delta"}
+    if d == 0:
+        return {"eps": mpmath.mpf("inf"), "rho_total": exact_of(total),
+                "note": "delta = 0: rho-zCDP with rho > 0 gives no finite eps at delta = 0"}
     env = {C.rho: exact_of(total), DELTA: exact_of(d)}
     bs = evaluate_env(C.bun_steinke_eps, env, digits)
     if conversion == "bun-steinke":
         return {"eps": bs, "rho_total": exact_of(total)}
-    return {"eps": verified_mpf(_cks(exact_of(total), exact_of(d)), digits), "rho_total": exact_of(total), "bun_steinke": bs}
+    return {"eps": verified_mpf(_cks(exact_of(total), exact_of(d)), digits), "rho_total": exact_of(total),
+            "bun_steinke": bs}

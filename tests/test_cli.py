@@ -207,6 +207,8 @@ def test_every_mechanism_form(cli, args, beta_ref):
     assert out["alpha"] == args[args.index("--alpha") + 1]
     given = {k[2:]: v for k, v in zip(args[2:], args[3:]) if k.startswith("--")
              and k not in ("--alpha", "--json", "--digits")}
+    if args[1] == "uniform-sampling":
+        given.setdefault("neighbours", "replacement")   # a default is printed in the output it affected
     assert out["params"] == given  # every parameter echoed as given, family and neighbours included
     digits = out["digits"]
     assert digits == (int(args[args.index("--digits") + 1]) if "--digits" in args else 15)

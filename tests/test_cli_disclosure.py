@@ -321,7 +321,7 @@ BAD_IN_PROCESS = [
     ("method", "compose pure --eps 1 --k 2 --delta 1e-5 --method magic", ["method", "magic"]),
     ("conversion", "compose zcdp --rho 0.1 --k 2 --delta 1e-5 --conversion magic", ["conversion", "magic"]),
     ("compose-eps-0", "compose pure --eps 0 --k 2 --delta 1e-5 --method optimal", ["eps=0"]),
-    ("select-no-alpha0", "select laplace --target power --value 0.5", ["alpha0"]),
+    ("select-alpha0-with-rho", "select laplace --target rho --value 2 --alpha0 0.1", ["alpha0=0.1"]),
     ("select-value-below-alpha0", "select laplace --target power --value 0.001 --alpha0 0.01", ["value=0.001"]),
     ("select-target", "select laplace --target bogus --value 0.5", ["target", "bogus"]),
     ("ztest-n-0", "ztest --n 0 --sigma 1 --m 0.3 --alpha 0.05 --mu 1", ["n=0"]),
@@ -357,3 +357,15 @@ def test_risk_json_carries_latex_of_f0_rho_and_posterior_sup(capsys):
     # Laplace eps = 2: rho = e^2 (DF-rho), sup p_post = pi e^2/(bar pi + pi e^2) (DF-Def6 at alpha -> 0)
     latex = _main(capsys, "risk", "laplace", "--eps", "2", "--json").json()["latex"]
     assert latex == {"f0": "1", "rho": "e^{2}", "posterior_sup": r"\frac{\pi e^{2}}{\bar{\pi} + \pi e^{2}}"}
+
+
+def test_select_defaults_alpha0_and_says_so(capsys):
+    # Laplace: power = e^eps alpha0 while alpha0 <= e^-eps / 2 (catalog LXM Laplace f); power 0.5 at the
+    # default alpha0 = 0.01 gives e^eps = 50 with alpha0 = e^-eps/2 on the boundary: eps = log 50.
+    res = _main(capsys, *_a("select laplace --target power --value 0.5 --json"))
+    assert res.rc == 0, res.err
+    out = json.loads(res.out)
+    assert out["alpha0"] == "0.01" and out["alpha0_default"] is True
+    assert abs(mpmath.mpf(out["eps"]) - mpmath.log(50)) < mpmath.mpf("1e-14")
+    text = _main(capsys, *_a("select laplace --target power --value 0.5")).out
+    assert "alpha0 = 0.01 (the default)" in text

@@ -302,12 +302,45 @@ def test_k_outside_positive_integers(k):
     (lambda: NC.compose_pure("1", "2", "1", "optimal"), "delta"),
     (lambda: NC.compose_pure("1", "2", "1e-5", "magic"), "method"),
     (lambda: NC.zcdp_to_dp("1", "2", "1e-5", "magic"), "conversion"),
-    (lambda: NC.zcdp_to_dp("0", "2", "1e-5", "cks"), "rho"),
     (lambda: NC.zcdp_to_dp("-1", "2", "1e-5", "bun-steinke"), "rho"),
-    (lambda: NC.zcdp_to_dp("1", "2", "0", "cks"), "delta"),
+    (lambda: NC.zcdp_to_dp("1", "2", "1", "cks"), "delta"),
+    (lambda: NC.compose_pure("1", "2", None, "optimal"), "delta"),
     (lambda: NC.optimal_delta("1", "2", "-1"), "eps_g"),
 ])
 def test_bad_input(call, param):
     with pytest.raises(DomainError) as exc:
         call()
     assert exc.value.parameter == param
+
+
+@pytest.mark.parametrize("conversion", ["cks", "bun-steinke"])
+def test_zcdp_limits_are_answered(conversion):
+    # issue #11: rho = 0 is perfect privacy (eps = 0 at any delta: both conversions' objectives are
+    # log(1/delta)-driven terms times rho -> 0); rho = inf and delta = 0 have no finite eps
+    # (the Gaussian profile, which rho-zCDP contains for mu = sqrt(2 rho), is positive at every eps).
+    zero = NC.zcdp_to_dp("0", "3", "1e-5", conversion)
+    assert zero["eps"].p == 0 and "perfect privacy" in zero["note"]
+    assert mpmath.isinf(NC.zcdp_to_dp("inf", "1", "1e-5", conversion)["eps"])
+    assert mpmath.isinf(NC.zcdp_to_dp("1", "1", "0", conversion)["eps"])
+
+
+def test_zcdp_huge_rho_is_computed():
+    # rho = 1e200 (was ZeroDivisionError): CKS <= Bun-Steinke = rho + 2 sqrt(rho log(1/delta)), and CKS >= rho
+    # (a rho >= rho for a > 1 and the rest of the objective is >= -log(a)/(a-1) + log(1/delta)/(a-1) > 0 here),
+    # so eps / rho - 1 lies in [0, 2 sqrt(log(1e5)/1e200)] = [0, 6.8e-100]: to 20 digits, eps = 1e200.
+    out = NC.zcdp_to_dp("1e200", "1", "1e-5", "cks", 20)
+    with mpmath.workdps(40):
+        assert abs(mpmath.mpf(out["eps"]) / mpmath.mpf("1e200") - 1) < mpmath.mpf("1e-19")
+    # and at rho = 1e20 the second term is visible: eps = 1e20 + 2 sqrt(1e20 log 1e5) (1 + O(1e-10)) = 1e20 + 6.786e10
+    mid = NC.zcdp_to_dp("1e20", "1", "1e-5", "cks", 20)["eps"]
+    with mpmath.workdps(40):
+        second = (mpmath.mpf(mid) - mpmath.mpf("1e20")) / (2 * mpmath.sqrt(mpmath.mpf("1e20") * mpmath.log(10**5)))
+        assert abs(second - 1) < mpmath.mpf("1e-8")
+
+
+@pytest.mark.parametrize("method", ["basic", "optimal"])
+def test_compose_pure_delta_zero_is_k_eps0(method):
+    # delta_opt(eps_g) = E max(0, 1 - e^{eps_g - Z}) > 0 for eps_g < k eps0 (Z = k eps0 has positive mass),
+    # so the smallest eps_g with delta 0 is k eps0 = 2.5 exactly (and basic is k eps0 by definition)
+    out = NC.compose_pure("0.5", "5", "0", method, 20)
+    assert mpmath.mpf(out["eps"]) == mpmath.mpf("2.5")

@@ -31,6 +31,7 @@ def _py_files(package: str):
 def _imported_modules(path: Path):
     """Absolute names of every module imported by ``path`` (relative imports resolved)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    lazy = _lazy_targets(tree)
     # the package containing the module (for pkg/__init__.py that is pkg itself)
     package_parts = list(path.relative_to(ROOT).with_suffix("").parts)[:-1]
     out = []
@@ -53,9 +54,21 @@ def _imported_modules(path: Path):
             for arg in node.args[:1]:
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                     out.append(arg.value)
-                else:
+                elif lazy is None:
                     out.append("<dynamic import>")
-    return out
+    return out + list(lazy or ())
+
+
+def _lazy_targets(tree):
+    """A module whose imports are computed (PEP 562 lazy loading) declares every module they
+    may load in a module-level ``LAZY_IMPORTS = ("pkg.mod", ...)`` of string constants."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "LAZY_IMPORTS" for t in node.targets):
+            assert isinstance(node.value, ast.Tuple), "LAZY_IMPORTS must be a tuple of strings"
+            names = [e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+            assert len(names) == len(node.value.elts), "LAZY_IMPORTS must be a tuple of string constants"
+            return names
+    return None
 
 
 def _forbidden(modules, packages):

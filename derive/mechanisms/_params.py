@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..exact import parse
+from ..domains import DOMAINS, parse_in
 
 
-def bind(symbol: sp.Symbol, value, **range_kw):
+def bind(symbol: sp.Symbol, value, key: str):
     """Return (expression to use, {symbol: value} or {}) for a parameter.
 
     ``value is None`` keeps the parameter symbolic; otherwise it is parsed
-    exactly and range-checked under the symbol's name.
+    exactly and checked against ``DOMAINS[key]`` under the symbol's name.
     """
     if value is None:
         return symbol, {}
-    r = parse(_name(symbol), value, **range_kw)
-    return symbol, {symbol: r}
+    return symbol, {symbol: parse_in(key, value, _name(symbol))}
+
+
+def described(**keys: str) -> dict:
+    """{parameter: valid range} for a record's ``domain`` field, from the domain table."""
+    return {name: DOMAINS[key].describe() for name, key in keys.items()}
 
 
 def _name(symbol: sp.Symbol) -> str:

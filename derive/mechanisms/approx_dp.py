@@ -28,7 +28,7 @@ import sympy as sp
 
 from .. import symbols as sy
 from ..tradeoff import TradeOff, eps_prime
-from ._params import bind
+from ._params import bind, described
 
 CITATION = ("de Fondeville (2026) arXiv:2603.12753v1, Eq. 3; Dong, Roth, Su (2022) "
             "JRSS-B, Eq. 2.5 (catalog DF-Eq3)")
@@ -50,12 +50,12 @@ def _forms(e, d):
 
 def approx_dp(eps=None, delta=None) -> TradeOff:
     """f_{eps,delta}, eps >= 0, 0 <= delta < 1."""
-    e, ve = bind(sy.eps, eps, low=0)
-    d, vd = bind(sy.delta, delta, low=0, high=1, high_open=True)
+    e, ve = bind(sy.eps, eps, "eps")
+    d, vd = bind(sy.delta, delta, "delta")
     tradeoff, power, profile = _forms(e, d)
     return TradeOff(
         name="approx-dp", parameters=(sy.eps, sy.delta), tradeoff=tradeoff, power=power,
-        paper=tradeoff, domain={"eps": "in [0, inf)", "delta": "in [0, 1)"},
+        paper=tradeoff, domain=described(eps="eps", delta="delta"),
         citation=CITATION, values={**ve, **vd}, profile=profile,
         profile_citation="derived here (conjugate of f_{eps,delta} at its kink)",
         symmetric=True, pure_eps=e if vd.get(sy.delta) == 0 else None,
@@ -64,11 +64,11 @@ def approx_dp(eps=None, delta=None) -> TradeOff:
 
 def randomized_response(eps=None) -> TradeOff:
     """Binary randomized response: f_{eps,0}, eps >= 0."""
-    e, ve = bind(sy.eps, eps, low=0)
+    e, ve = bind(sy.eps, eps, "eps")
     tradeoff, power, profile = _forms(e, sp.S.Zero)
     return TradeOff(
         name="randomized-response", parameters=(sy.eps,), tradeoff=tradeoff, power=power,
-        paper=tradeoff, domain={"eps": "in [0, inf)"},
+        paper=tradeoff, domain=described(eps="eps"),
         citation="Dong, Roth, Su (2022) JRSS-B, section 2.4: T(Bern(a), Bern(1-a)) = f_{eps,0}, "
                  "a = 1/(1+e^eps) (catalog DRS-Eq f_{eps,delta})",
         values=ve, profile=profile,

@@ -26,7 +26,7 @@ import sympy as sp
 from .. import symbols as sy
 from ..special import Phi, PhiInv
 from ..tradeoff import TradeOff, eps_prime
-from ._params import bind
+from ._params import bind, described
 
 CITATION_G = ("Dong, Roth, Su (2022) JRSS-B, Eq. 2.2; de Fondeville (2026) "
               "arXiv:2603.12753v1, Example 2 (catalog DF-G)")
@@ -47,11 +47,11 @@ def _gaussian_forms(m):
 
 def gaussian(mu=None) -> TradeOff:
     """mu-GDP trade-off function G_mu, mu >= 0 (symbolic when ``mu`` is None)."""
-    m, values = bind(sy.mu, mu, low=0)
+    m, values = bind(sy.mu, mu, "mu")
     tradeoff, power, paper, profile = _gaussian_forms(m)
     return TradeOff(
         name="gaussian", parameters=(sy.mu,), tradeoff=tradeoff, power=power, paper=paper,
-        domain={"mu": "in [0, inf)"}, citation=CITATION_G, values=values,
+        domain=described(mu="mu"), citation=CITATION_G, values=values,
         profile=profile, profile_citation=CITATION_PROFILE, symmetric=True, pure_eps=None,
     )
 
@@ -68,14 +68,14 @@ def classical_gaussian(eps=None, delta=None) -> TradeOff:
     proved for eps < 1 only (Dwork and Roth 2014, Thm A.1); the trade-off
     function G_mu itself is exact for every eps.
     """
-    e, ve = bind(sy.eps, eps, low=0)
-    d, vd = bind(sy.delta, delta, low=0, high=1, low_open=True, high_open=True)
+    e, ve = bind(sy.eps, eps, "eps")
+    d, vd = bind(sy.delta, delta, "delta_positive")
     m = classical_mu(e, d)
     tradeoff, power, paper, profile = _gaussian_forms(m)
     return TradeOff(
         name="classical-gaussian", parameters=(sy.eps, sy.delta), tradeoff=tradeoff,
         power=power, paper=paper,
-        domain={"eps": "in [0, inf)", "delta": "in (0, 1)"},
+        domain=described(eps="eps", delta="delta_positive"),
         citation="Liu, He, Chanyaswad, Wang, Mittal (2019) PoPETs, section 4.3 (sigma); " + CITATION_G,
         values={**ve, **vd}, profile=profile, profile_citation=CITATION_PROFILE,
         symmetric=True, pure_eps=None,

@@ -27,7 +27,7 @@ import sympy as sp
 
 from .. import symbols as sy
 from ..tradeoff import TradeOff, eps_prime
-from ._params import bind
+from ._params import bind, described
 
 CITATION = ("Dong, Roth, Su (2022) JRSS-B, appendix (Laplace trade-off); de Fondeville (2026) "
             "arXiv:2603.12753v1, Example 1 and 'Lemma A.6' (catalog DF-Lap)")
@@ -56,12 +56,12 @@ def laplace_pieces(e):
 
 def laplace(eps=None) -> TradeOff:
     """Trade-off function of the eps-DP Laplace mechanism, eps >= 0."""
-    e, values = bind(sy.eps, eps, low=0)
+    e, values = bind(sy.eps, eps, "eps")
     tradeoff, power = laplace_pieces(e)
     profile = sp.Piecewise((1 - sp.exp((eps_prime - e) / 2), eps_prime < e), (sp.S.Zero, True))
     return TradeOff(
         name="laplace", parameters=(sy.eps,), tradeoff=tradeoff, power=power, paper=tradeoff,
-        domain={"eps": "in [0, inf)"}, citation=CITATION, values=values, profile=profile,
+        domain=described(eps="eps"), citation=CITATION, values=values, profile=profile,
         profile_citation="derived here (stationary point on the middle piece)",
         symmetric=True, pure_eps=e,
     )

@@ -27,7 +27,7 @@ from .. import symbols as sy
 from ..errors import DomainError
 from ..special import Phi, PhiInv
 from ..tradeoff import TradeOff
-from ._params import bind
+from ._params import bind, described
 from .laplace import LAPLACE_CDF, LAPLACE_QUANTILE, laplace_pieces
 
 FAMILIES = ("logistic", "laplace", "gaussian")
@@ -93,13 +93,13 @@ def noise(family="logistic", mu=None, *, cdf: sp.Expr | None = None) -> TradeOff
     prove, or which SymPy proves not log-concave, is refused (DomainError); when
     SymPy cannot decide log-concavity the record says so in ``notes``.
     """
-    m, values = bind(sy.mu, mu, low=0)
+    m, values = bind(sy.mu, mu, "mu")
     name = family if cdf is None else "custom"
     F = family_cdf(family) if cdf is None else cdf
     tradeoff, power, paper, concave = _derived(F, m)
     return TradeOff(
         name="noise", parameters=(sy.mu,), tradeoff=tradeoff, power=power, paper=paper,
-        domain={"mu": "in [0, inf)"}, citation=CITATION + f"; family {name}", values=values,
+        domain=described(mu="mu"), citation=CITATION + f"; family {name}", values=values,
         profile=None, symmetric=True, pure_eps=None,
         notes=f"family={name}; log-concavity proved by SymPy: {concave}",
     )

@@ -27,7 +27,7 @@ from sympy.codegen.cfunctions import expm1
 from ..errors import DomainError
 from .. import symbols as sy
 from ..tradeoff import TradeOff
-from ._params import bind
+from ._params import bind, described
 
 CITATION = "de Fondeville (2026) arXiv:2603.12753v1, Example 3 (catalog DF-URS)"
 NEIGHBOURS = ("replacement", "add-remove")
@@ -42,8 +42,8 @@ def uniform_sampling(mu=None, n=None, neighbours: str = "replacement") -> TradeO
     """URS trade-off function, mu >= 0, n >= 1 an integer."""
     if neighbours not in NEIGHBOURS:
         raise DomainError("neighbours", neighbours, "one of " + ", ".join(NEIGHBOURS))
-    m, vm = bind(sy.mu, mu, low=0)
-    k, vn = bind(sy.n, n, low=1, integer=True)
+    m, vm = bind(sy.mu, mu, "mu")
+    k, vn = bind(sy.n, n, "n_sample")
     a = sy.alpha
     p = release_probability(m, k)
     if neighbours == "replacement":
@@ -64,7 +64,7 @@ def uniform_sampling(mu=None, n=None, neighbours: str = "replacement") -> TradeO
         symmetric = False
     return TradeOff(
         name="uniform-sampling", parameters=(sy.mu, sy.n), tradeoff=tradeoff, power=power,
-        paper=printed, domain={"mu": "in [0, inf)", "n": "an integer >= 1"},
+        paper=printed, domain=described(mu="mu", n="n_sample"),
         citation=CITATION + f", {neighbours} neighbours", values={**vm, **vn},
         profile=profile, profile_citation="derived here: f_{0,p} has delta(eps') = p for all eps'",
         symmetric=symmetric, pure_eps=None, notes=f"neighbours={neighbours}",

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .papers import PAPER_IDS
-from .report import FORMATS
-from .usage import Once, UsageError, positive_int, positive_seconds
+from ..papers import PAPER_IDS
+from ..report import FORMATS
+from ..usage import Once, UsageError, positive_int, positive_seconds
 
 #: the most local processes --jobs may ask for
 MAX_JOBS = 256
@@ -59,6 +59,7 @@ def register(sub) -> None:
                     help="print one line per finished claim on stderr (default: when stderr is a terminal "
                          "and the run has lasted 3 s)")
     _output_options(ch)
+    ch.set_defaults(func=cmd_check)
 
     rp = sub.add_parser("reproduce", help="recompute the numbers printed in the papers, list the errata",
                         description="Recompute every printed number the toolkit can (reproduced | differs | "
@@ -72,6 +73,7 @@ def register(sub) -> None:
                     help="with --errata: run the statement claims in N processes")
     rp.add_argument("--progress", action="store_true", help="with --errata: progress lines on stderr")
     _output_options(rp)
+    rp.set_defaults(func=cmd_reproduce)
 
 
 def _format(args) -> str:
@@ -98,8 +100,8 @@ def _write(text: str, handle) -> None:
 
 
 def cmd_check(args) -> int:
-    from . import checker
-    from .report import render_check
+    from .. import checker
+    from ..report import render_check
     fmt = _format(args)
     for name in args.module:
         if not name.strip():
@@ -115,7 +117,7 @@ def cmd_check(args) -> int:
         valid = sorted(c.id for c in checker.select(args.paper, modules=tuple(args.module)))
         raise UsageError(f"claim={args.claim}: no such claim id; valid ids: {', '.join(valid)}")
     if args.certified:
-        from .certified import require
+        from ..certified import require
         require()
     handle = _open_output(args.output)
     result = checker.run(claims, jobs=args.jobs, timeout=args.claim_timeout, certified=args.certified,
@@ -125,18 +127,16 @@ def cmd_check(args) -> int:
 
 
 def cmd_reproduce(args) -> int:
-    from .report import render_errata, render_reproduce
+    from ..report import render_errata, render_reproduce
     fmt = _format(args)
     handle = _open_output(args.output)
     if args.errata:
-        from .checker import exit_code
-        from .errata import errata
+        from ..checker import exit_code
+        from ..errata import errata
         found, result = errata(args.paper, jobs=args.jobs, progress=args.progress or sys.stderr.isatty())
         _write(render_errata(found, fmt), handle)
         return exit_code(result)
-    from .reproduce import reproduce
+    from ..reproduce import reproduce
     _write(render_reproduce(reproduce(args.paper), fmt), handle)
     return 0
 
-
-COMMANDS = {"check": cmd_check, "reproduce": cmd_reproduce}

@@ -1,0 +1,118 @@
+"""One table of parameter domains, read by the constructors, the evaluators and the CLI.
+
+Every number a user passes (a mechanism parameter, a level alpha, a prior, a
+number of compositions ...) is checked against exactly one entry of
+``DOMAINS``: the record constructors and evaluators call :func:`parse_in`, and
+the command line builds its argparse ``type=`` functions from the same entries
+(``proofs_check/cli/types.py``), so the two cannot drift apart and the CLI
+cannot let through what the API refuses.
+
+The module imports nothing heavy (no SymPy at import time), so that the CLI can
+describe the domains in ``--help`` without loading the algebra.
+
+A key names a domain, not a parameter: ``delta`` of an (eps, delta)-DP record
+may be 0, the ``delta`` of the classical Gaussian mechanism may not, so they
+are two keys (``delta`` and ``delta_positive``) while the parameter a message
+names is still ``delta``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+
+@dataclass(frozen=True)
+class Domain:
+    """An interval of the real line, possibly restricted to the integers.
+
+    ``low``/``high`` are exact (int or Fraction); ``None`` is unbounded.
+    ``meaning`` is the one-line description printed by ``--help``.
+    """
+
+    low: int | Fraction | None = None
+    high: int | Fraction | None = None
+    low_open: bool = False
+    high_open: bool = False
+    integer: bool = False
+    meaning: str = ""
+
+    def kwargs(self) -> dict:
+        """Keyword arguments of :func:`derive.exact.parse` / ``check_range``."""
+        return {"low": self.low, "high": self.high, "low_open": self.low_open,
+                "high_open": self.high_open, "integer": self.integer}
+
+    def describe(self) -> str:
+        """The valid range as the error messages print it: ``in [0, inf)``."""
+        left = "(-inf" if self.low is None else ("(" if self.low_open else "[") + _show(self.low)
+        right = "inf)" if self.high is None else _show(self.high) + (")" if self.high_open else "]")
+        text = f"in {left}, {right}"
+        return "an integer " + text if self.integer else text
+
+
+def _show(value) -> str:
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    return str(float(value)) if float(value) == value else f"{value.numerator}/{value.denominator}"
+
+
+#: the largest number of compositions the exact pure-DP routes accept
+MAX_K = 10 ** 7
+#: the most significant digits any evaluation may ask for
+MAX_DIGITS = 1000
+
+D = Domain
+#: key -> Domain.  Keys are referenced by the constructors (derive/mechanisms),
+#: the evaluators (numeric/) and the CLI (proofs_check/cli/).
+DOMAINS: dict[str, Domain] = {
+    # mechanism parameters
+    "mu": D(0, None, meaning="GDP parameter mu >= 0 (mu = 0: perfect privacy)"),
+    "eps": D(0, None, meaning="privacy parameter eps >= 0"),
+    "eps_positive": D(0, None, low_open=True, meaning="privacy parameter eps > 0"),
+    "delta": D(0, 1, high_open=True, meaning="privacy parameter delta in [0, 1)"),
+    "delta_positive": D(0, 1, low_open=True, high_open=True, meaning="delta in (0, 1)"),
+    "n_sample": D(1, None, integer=True, meaning="population size n (an integer >= 1)"),
+    # levels, priors and targets
+    "alpha": D(0, 1, meaning="type I error (level) of the membership test, in [0, 1]"),
+    "alpha_open": D(0, 1, low_open=True, high_open=True, meaning="level alpha in (0, 1)"),
+    "log_alpha": D(None, 0, meaning="log of the level, <= 0"),
+    "alpha0": D(0, 1, low_open=True, meaning="reference level alpha0 in (0, 1]"),
+    "alpha0_open": D(0, 1, low_open=True, high_open=True, meaning="reference level alpha0 in (0, 1)"),
+    "prior": D(0, 1, low_open=True, high_open=True, meaning="prior probability of membership, in (0, 1)"),
+    "at_eps": D(0, None, meaning="the eps at which delta(eps) is evaluated"),
+    "at_delta": D(0, 1, high_open=True, meaning="the delta at which eps(delta) is evaluated"),
+    "y": D(None, None, meaning="argument of the convex conjugate"),
+    # attack (seed 001)
+    "beta_f": D(0, None, low_open=True, meaning="weight beta > 0 of recall in F_beta"),
+    "rho_p": D(0, 1, meaning="prior weight rho_p in [0, 1]"),
+    "rho_c": D(0, 1, high_open=True, meaning="prior weight rho_c in [0, 1)"),
+    "rho_t": D(0, 1, high_open=True, meaning="prior weight rho_t in [0, 1)"),
+    "bound": D(0, 1, low_open=True, high_open=True, meaning="bound on F*_beta, in (0, 1)"),
+    # semantics and composition (seeds 002, 004)
+    "delta_prime": D(0, 1, low_open=True, meaning="delta' of the probabilistic DP reading, in (0, 1]"),
+    "k": D(1, MAX_K, integer=True, meaning="number of compositions (an integer >= 1)"),
+    "rho": D(0, None, meaning="zCDP parameter rho >= 0 of one release (inf: no privacy)"),
+    "eps_g": D(0, None, meaning="eps of the composed guarantee"),
+    # design (seed 000 Sec. 5)
+    "n": D(1, None, integer=True, meaning="sample size n (an integer >= 1)"),
+    "sigma": D(0, None, low_open=True, meaning="standard deviation sigma > 0"),
+    "m": D(0, None, low_open=True, meaning="effect size m > 0"),
+    "mu_positive": D(0, None, low_open=True, meaning="GDP parameter mu > 0"),
+    "delta_q": D(0, None, low_open=True, meaning="sensitivity of the mean, > 0 (default 1/n)"),
+    "max_relative_loss": D(0, 1, high_open=True, meaning="largest relative loss of power, in [0, 1)"),
+    "min_power": D(0, 1, low_open=True, high_open=True, meaning="smallest power, in (0, 1)"),
+    "threshold": D(0, 1, low_open=True, high_open=True, meaning="threshold in (0, 1)"),
+    # output
+    "digits": D(1, MAX_DIGITS, integer=True, meaning="significant digits of every number printed"),
+}
+
+
+def domain(key: str) -> Domain:
+    return DOMAINS[key]
+
+
+def parse_in(key: str, value, name: str | None = None):
+    """``value`` as an exact SymPy Rational inside ``DOMAINS[key]``, or DomainError naming ``name``."""
+    from .exact import parse
+    return parse(name or key, value, **DOMAINS[key].kwargs())

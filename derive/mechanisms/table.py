@@ -1,0 +1,102 @@
+"""The mechanism table: one row per mechanism the CLI, the grids and the tests know.
+
+Each row says how a user names the mechanism, which constructor builds its
+trade-off record, which parameters it takes (each with its key in
+``derive.domains.DOMAINS``), which options it takes (with their choices and
+defaults) and what it can do beyond the common commands (``capabilities``).
+Everything that used to be a parallel list (the CLI's parameter map, the
+mechanisms of ``pr``/``fscore``, of ``select``) is read from here.
+
+The module is pure data and imports no SymPy: ``dp-derive --help`` lists the
+mechanisms without loading the algebra.  ``Mechanism.build`` imports the
+constructor when a record is actually needed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import import_module
+
+#: the modules ``Mechanism.factory`` may load (tests/test_layering.py reads this; a test checks the table)
+LAZY_IMPORTS = ("derive.mechanisms.gaussian", "derive.mechanisms.laplace", "derive.mechanisms.approx_dp",
+                "derive.mechanisms.uniform_sampling", "derive.mechanisms.noise")
+
+#: capabilities beyond tradeoff/profile/latex/auc/risk/posterior (which every mechanism has)
+ATTACK = "attack"      # pr, fscore: the NP attack of seed 001 Sec. 4 has a closed form
+SELECT = "select"      # select: one parameter, solvable for a privacy target (seed 000 Sec. 5)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A non-numeric option (``--family``, ``--neighbours``): its choices and default."""
+    name: str
+    choices: tuple[str, ...]
+    default: str | None        # None: required
+    meaning: str
+
+
+@dataclass(frozen=True)
+class Mechanism:
+    name: str                               # as typed on the command line
+    constructor: str                        # "module:function" inside derive.mechanisms
+    params: tuple[tuple[str, str], ...]     # (flag name, domain key), in the constructor's order
+    summary: str
+    options: tuple[Option, ...] = ()
+    capabilities: frozenset = field(default_factory=frozenset)
+
+    @property
+    def param_names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.params)
+
+    def factory(self):
+        module, _, function = self.constructor.partition(":")
+        return getattr(import_module(f"derive.mechanisms.{module}"), function)
+
+    def build(self, params: dict | None = None, options: dict | None = None):
+        """The trade-off record; ``params=None`` leaves the parameters symbolic."""
+        options = {o.name: (options or {}).get(o.name) or o.default for o in self.options}
+        if params is None:
+            return self.factory()(**{k: v for k, v in options.items() if v is not None})
+        return self.factory()(**options, **{name: params[name] for name in self.param_names})
+
+
+_FAMILY = Option("family", ("logistic", "laplace", "gaussian"), None,
+                 "noise family of the location mechanism")
+_NEIGHBOURS = Option("neighbours", ("replacement", "add-remove"), "replacement",
+                     "neighbouring relation of the sampled datasets")
+
+TABLE: tuple[Mechanism, ...] = (
+    Mechanism("gaussian", "gaussian:gaussian", (("mu", "mu"),),
+              "mu-GDP: N(0, 1) against N(mu, 1)", capabilities=frozenset({SELECT})),
+    Mechanism("laplace", "laplace:laplace", (("eps", "eps"),),
+              "Laplace mechanism with eps = sensitivity / scale",
+              capabilities=frozenset({ATTACK, SELECT})),
+    Mechanism("approx-dp", "approx_dp:approx_dp", (("eps", "eps"), ("delta", "delta")),
+              "the (eps, delta)-DP trade-off function f_{eps,delta}"),
+    Mechanism("randomized-response", "approx_dp:randomized_response", (("eps", "eps"),),
+              "randomized response, pure eps-DP (f_{eps,0})", capabilities=frozenset({SELECT})),
+    Mechanism("classical-gaussian", "gaussian:classical_gaussian",
+              (("eps", "eps"), ("delta", "delta_positive")),
+              "Gaussian mechanism calibrated by sigma = sqrt(2 ln(1.25/delta)) / eps",
+              capabilities=frozenset({ATTACK})),
+    Mechanism("uniform-sampling", "uniform_sampling:uniform_sampling", (("mu", "mu"), ("n", "n_sample")),
+              "release of a uniformly sampled record (seed 000 Example 3)", options=(_NEIGHBOURS,)),
+    Mechanism("noise", "noise:noise", (("mu", "mu"),),
+              "additive noise of a symmetric log-concave family, shift mu", options=(_FAMILY,),
+              capabilities=frozenset({SELECT})),
+)
+
+BY_NAME: dict[str, Mechanism] = {m.name: m for m in TABLE}
+NAMES: tuple[str, ...] = tuple(BY_NAME)
+
+
+def with_capability(capability: str) -> tuple[str, ...]:
+    return tuple(m.name for m in TABLE if capability in m.capabilities)
+
+
+def lookup(name: str) -> Mechanism:
+    from ..errors import DomainError
+    try:
+        return BY_NAME[name]
+    except KeyError:
+        raise DomainError("mechanism", name, "one of " + ", ".join(NAMES)) from None

@@ -1,0 +1,422 @@
+"""What every command of the CLI shares: the parser class, argparse types from the
+domain table, the mechanism arguments, the output options and the batch driver.
+
+Nothing here imports SymPy or mpmath at import time; ``dp-derive --help`` stays
+fast.  The numeric layers are imported by the commands when they run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import itertools
+import json
+import re
+import sys
+import threading
+import time
+
+from derive.domains import DOMAINS
+from derive.errors import DomainError
+from derive.mechanisms.table import BY_NAME, NAMES, Mechanism, lookup
+
+from ..usage import Once, UsageError
+
+FORMATS = ("text", "json", "jsonl", "csv")
+DEFAULT_DIGITS = 15
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is our one-line error (exit 2), not argparse's."""
+
+    def error(self, message):
+        raise UsageError(message)
+
+
+def subparser(sub, name, summary, description, examples, parents=(), aliases=()):
+    """A subcommand with a one-line summary (in ``dp-derive --help``), a description and examples."""
+    epilog = "examples:\n" + "\n".join("  " + e for e in examples)
+    return sub.add_parser(name, help=summary, description=description, epilog=epilog, parents=list(parents),
+                          formatter_class=argparse.RawDescriptionHelpFormatter, aliases=list(aliases))
+
+
+# ---------------------------------------------------------------- numbers ------
+
+_INF = re.compile(r"^[+]?(inf|infinity)$", re.IGNORECASE)
+
+
+def _usage(fn):
+    """argparse swallows a ValueError raised by a ``type=`` (DomainError is one) into its own
+    vague message; re-raise it as our UsageError, which argparse lets through."""
+    def wrapped(text):
+        try:
+            return fn(text)
+        except DomainError as exc:
+            raise UsageError(str(exc)) from None
+    wrapped.__name__ = fn.__name__
+    return wrapped
+
+
+def _not_finite(text: str) -> bool:
+    return bool(_INF.match(text)) or text.lower() in ("-inf", "-infinity", "nan", "+nan", "-nan")
+
+
+def _check(key: str, name: str, text: str) -> str:
+    """Validate one number against ``DOMAINS[key]``; return it as typed (stripped)."""
+    from derive.domains import parse_in
+    text = text.strip()
+    if _not_finite(text):
+        raise DomainError(name, text, f"a finite number {DOMAINS[key].describe()}")
+    parse_in(key, text, name)
+    return text
+
+
+def number(key: str, name: str | None = None):
+    """argparse ``type=``: one exact number in ``DOMAINS[key]`` (the text is kept, exactly as typed)."""
+    name = name or key
+
+    def parse(text: str) -> str:
+        return _check(key, name, text)
+    parse.__name__ = name        # argparse names the type in its own messages
+    return _usage(parse)
+
+
+def numbers(key: str | None, name: str):
+    """argparse ``type=``: a comma list of numbers (``0.1,0.2``), each checked (``key=None``: the
+    mechanism's constructor checks the domain, which depends on the mechanism)."""
+    def parse(text: str) -> tuple[str, ...]:
+        items = [t.strip() for t in text.split(",")]
+        if not all(items):
+            raise UsageError(f"{name}={text}: a number or a comma list of numbers (no empty item)")
+        if key is None:
+            for t in items:
+                if _not_finite(t):
+                    raise DomainError(name, t, "a finite number")
+                from derive.exact import rational
+                rational(name, t)
+            return tuple(items)
+        return tuple(_check(key, name, t) for t in items)
+    parse.__name__ = name
+    return _usage(parse)
+
+
+def grid(key: str | None, name: str):
+    """argparse ``type=``: ``log:LO:HI:N`` or ``lin:LO:HI:N``, N points with both ends as typed.
+
+    Interior points are printed to 17 significant digits and then taken exactly,
+    like any typed number; a log grid needs 0 < LO < HI.
+    """
+    def parse(text: str) -> tuple[str, ...]:
+        parts = text.split(":")
+        if len(parts) != 4 or parts[0] not in ("log", "lin"):
+            raise UsageError(f"{name}-grid={text}: give log:LO:HI:N or lin:LO:HI:N (e.g. log:1e-300:0.5:200)")
+        kind, lo, hi, count = parts
+        lo, hi = (numbers(key, name)(v)[0] for v in (lo, hi))
+        try:
+            n = int(count)
+        except ValueError:
+            n = 0
+        if not 2 <= n <= 100_000:
+            raise UsageError(f"{name}-grid={text}: N={count} must be an integer in [2, 100000]")
+        import mpmath
+        from derive.exact import rational
+        a, b = rational(name, lo), rational(name, hi)
+        if not a < b or (kind == "log" and a <= 0):
+            raise UsageError(f"{name}-grid={text}: need {'0 < ' if kind == 'log' else ''}LO < HI")
+        with mpmath.workdps(40):
+            a_, b_ = mpmath.mpf(a.p) / a.q, mpmath.mpf(b.p) / b.q
+            if kind == "log":
+                la, lb = mpmath.log(a_), mpmath.log(b_)
+                inner = [mpmath.exp(la + (lb - la) * i / (n - 1)) for i in range(1, n - 1)]
+            else:
+                inner = [a_ + (b_ - a_) * i / (n - 1) for i in range(1, n - 1)]
+            texts = [mpmath.nstr(v, 17, strip_zeros=True, min_fixed=-4, max_fixed=17) for v in inner]
+        return (lo, *texts, hi)
+    parse.__name__ = name + "-grid"
+    return _usage(parse)
+
+
+def add_points(p, dest: str, key: str | None, meaning: str, required=False, name=None):
+    """``--X`` (a number or a comma list) and ``--X-grid SPEC``; exactly one of them when required.
+
+    ``name`` is the parameter an error message names (default ``dest``)."""
+    flag = dest.replace("_", "-")
+    name = name or dest
+    g = p.add_mutually_exclusive_group(required=required)
+    g.add_argument(f"--{flag}", dest=dest, type=numbers(key, name), action=Once, metavar=name.upper(),
+                   help=f"{meaning}; a comma list gives several points")
+    g.add_argument(f"--{flag}-grid", dest=dest, type=grid(key, name), action=Once, metavar="SPEC",
+                   help=f"a grid of {name} values: log:LO:HI:N or lin:LO:HI:N")
+
+
+# ------------------------------------------------------------ mechanisms -------
+
+class _MechanismValue(argparse.Action):
+    """--mu/--eps/--delta/--n of a mechanism: given once, or twice where a command says so
+    (``profile laplace --eps 1 --eps 0.5``: the second is the profile's eps)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        got = list(getattr(namespace, self.dest) or [])
+        got.append(values)
+        setattr(namespace, self.dest, got)
+
+
+MECHANISM_FLAGS = ("mu", "eps", "delta", "n")
+_FLAG_MEANING = {"mu": "GDP parameter mu", "eps": "privacy parameter eps",
+                 "delta": "privacy parameter delta", "n": "population size n (uniform-sampling)"}
+
+
+def mechanism_help(names=NAMES) -> str:
+    rows = []
+    for name in names:
+        m = BY_NAME[name]
+        flags = " ".join(f"--{p} {p.upper()}" for p in m.param_names)
+        opts = " ".join(f"--{o.name} {'|'.join(o.choices)}" for o in m.options)
+        rows.append(f"  {name:20s} {flags} {opts}".rstrip() + f"\n  {'':20s} {m.summary}; "
+                    + "; ".join(f"{p} {DOMAINS[k].describe()}" for p, k in m.params))
+    return "mechanisms:\n" + "\n".join(rows)
+
+
+def add_mechanism(p, names=NAMES, lists=True):
+    """MECH and its parameter flags (read from the mechanism table)."""
+    p.add_argument("mechanism", metavar="MECH", choices=names,
+                   help="one of: " + ", ".join(names) + " (parameters below)")
+    for name in MECHANISM_FLAGS:
+        p.add_argument(f"--{name}", type=numbers(None, name), action=_MechanismValue, default=None, metavar=name.upper(),
+                       help=_FLAG_MEANING[name] + (" (a comma list gives several mechanisms)" if lists else ""))
+    options = {}
+    for m in (BY_NAME[n] for n in names):
+        for o in m.options:
+            options.setdefault(o.name, (o, []))[1].append(m.name)
+    for name, (o, users) in options.items():
+        default = f" (default {o.default})" if o.default else " (required)"
+        p.add_argument(f"--{name}", choices=o.choices, default=None, action=Once,
+                       help=f"{o.meaning}, for {', '.join(users)}{default}")
+
+
+def mechanism_params(args, mechanism: Mechanism, extra_allowed=()) -> tuple[dict, dict]:
+    """({flag: tuple of values}, {flag: tuple of leftover values}) for the mechanism's flags.
+
+    A flag of ``extra_allowed`` may be given once more than the mechanism uses;
+    the extra value is returned as leftover (the profile's own eps or delta).
+    """
+    wanted = mechanism.param_names
+    given, leftover = {}, {}
+    for name in MECHANISM_FLAGS:
+        values = list(getattr(args, name, None) or [])
+        if name in wanted:
+            if not values:
+                raise UsageError(f"{name}: --{name} is required for {mechanism.name}")
+            given[name] = values.pop(0)
+        if not values:
+            continue
+        if name in extra_allowed and len(values) == 1:
+            leftover[name] = values[0]
+        elif name in wanted:
+            raise UsageError(f"{name}={','.join(values[-1])}: --{name} given twice (once for {mechanism.name}"
+                             + (", and once more for the profile)" if name in extra_allowed else ")"))
+        else:
+            raise UsageError(f"{name}={','.join(values[0])}: --{name} is not a parameter of {mechanism.name} "
+                             f"(its parameters: {', '.join('--' + w for w in wanted) or 'none'})")
+    for o_name in ("family", "neighbours"):
+        if getattr(args, o_name, None) is not None and o_name not in {o.name for o in mechanism.options}:
+            users = [m.name for m in BY_NAME.values() if o_name in {o.name for o in m.options}]
+            raise UsageError(f"{o_name}={getattr(args, o_name)}: --{o_name} applies to {', '.join(users)} only")
+    for o in mechanism.options:
+        if o.default is None and getattr(args, o.name, None) is None:
+            raise UsageError(f"{o.name}: --{o.name} is required for {mechanism.name} "
+                             f"(one of {', '.join(o.choices)})")
+    return given, leftover
+
+
+def mechanism_options(args, mechanism: Mechanism) -> dict:
+    return {o.name: getattr(args, o.name, None) or o.default for o in mechanism.options}
+
+
+class Records:
+    """Build (and cache) the record of each combination of mechanism parameter values."""
+
+    def __init__(self, args, mechanism: Mechanism):
+        self.mechanism = mechanism
+        self.options = mechanism_options(args, mechanism)
+        self._cache = {}
+
+    def get(self, values: dict):
+        key = tuple(values[n] for n in self.mechanism.param_names)
+        if key not in self._cache:
+            self._cache[key] = self.mechanism.build(values, self.options)
+        return self._cache[key]
+
+    def shown(self, values: dict) -> dict:
+        """The params as the payload shows them: options that were given or defaulted, then numbers."""
+        out = {k: v for k, v in self.options.items() if v is not None}
+        out.update({n: values[n] for n in self.mechanism.param_names})
+        return out
+
+
+# ------------------------------------------------------------------ output -----
+
+def output_parent(digits=True, formats=FORMATS) -> argparse.ArgumentParser:
+    """--digits D, --json and --format, shared by the computing commands."""
+    p = argparse.ArgumentParser(add_help=False)
+    if digits:
+        p.add_argument("--digits", type=_digits_type, default=DEFAULT_DIGITS, action=Once, metavar="D",
+                       help=f"significant digits of every number printed, verified (default {DEFAULT_DIGITS}, "
+                            f"at most {DOMAINS['digits'].high})")
+    p.add_argument("--json", action="store_true", help="one JSON object (a JSON list for several points)")
+    p.add_argument("--format", choices=formats, default=None, action=Once,
+                   help="text (default), json, jsonl (one object per line) or csv (one row per point)")
+    return p
+
+
+def _digits_type(text: str) -> int:
+    from derive.domains import parse_in
+    return int(parse_in("digits", text.strip(), "digits"))
+
+
+_digits_type = _usage(_digits_type)
+
+
+def output_format(args) -> str:
+    fmt = getattr(args, "format", None)
+    if args.json and fmt not in (None, "json"):
+        raise UsageError(f"format={fmt}: --json means --format json; give one of them")
+    return "json" if args.json else (fmt or "text")
+
+
+def _flat(payload: dict, prefix="") -> dict:
+    out = {}
+    for k, v in payload.items():
+        if isinstance(v, dict):
+            out.update(_flat(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+class Emitter:
+    """Writes rows as they come (jsonl, csv, text) or at the end (json: one object, or a list)."""
+
+    def __init__(self, fmt: str, stream=None):
+        self.fmt = fmt
+        self.stream = stream or sys.stdout
+        self.rows = []
+        self._csv = None
+
+    def row(self, payload: dict, lines: list[str]):
+        if self.fmt == "json":
+            self.rows.append(payload)
+        elif self.fmt == "jsonl":
+            print(json.dumps(payload), file=self.stream, flush=True)
+        elif self.fmt == "csv":
+            flat = _flat(payload)
+            if self._csv is None:
+                self._fields = list(flat)
+                self._csv = csv.DictWriter(self.stream, fieldnames=self._fields, extrasaction="ignore",
+                                           lineterminator="\n")
+                self._csv.writeheader()
+            self._csv.writerow({k: _cell(flat.get(k)) for k in self._fields})
+            self.stream.flush()
+        else:
+            print("\n".join(lines), file=self.stream, flush=True)
+
+    def close(self):
+        if self.fmt == "json":
+            data = self.rows[0] if len(self.rows) == 1 else self.rows
+            print(json.dumps(data), file=self.stream)
+
+
+def _cell(v):
+    if v is None:
+        return ""
+    if isinstance(v, (list, tuple)):
+        return json.dumps(v)
+    return v
+
+
+def emit_one(args, payload: dict, lines: list[str]):
+    out = Emitter(output_format(args))
+    out.row(payload, lines)
+    out.close()
+
+
+# -------------------------------------------------------------- the driver -----
+
+class Heartbeat:
+    """After ``after`` seconds, a sign of life on stderr (a terminal only): points done, time spent."""
+
+    def __init__(self, total: int, after: float = 2.0, force: bool | None = None):
+        self.total, self.done, self.after = total, 0, after
+        self.start = time.monotonic()
+        self.enabled = sys.stderr.isatty() if force is None else force
+        self._stop = threading.Event()
+        self._thread = None
+        if self.enabled:
+            self._thread = threading.Thread(target=self._beat, daemon=True)
+            self._thread.start()
+
+    def _beat(self):
+        while not self._stop.wait(0.5):
+            spent = time.monotonic() - self.start
+            if spent >= self.after:
+                part = f"{self.done}/{self.total} points, " if self.total > 1 else ""
+                sys.stderr.write(f"\rdp-derive: working: {part}{spent:.0f} s (Ctrl-C stops)")
+                sys.stderr.flush()
+
+    def step(self):
+        self.done += 1
+
+    def close(self):
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            if time.monotonic() - self.start >= self.after:
+                sys.stderr.write("\r" + " " * 60 + "\r")
+                sys.stderr.flush()
+
+
+def combinations(args, names: tuple[str, ...], given: dict) -> list[dict]:
+    """The cartesian product of the list-valued flags (mechanism parameters first)."""
+    axes = []
+    for name in names:
+        values = given.get(name, getattr(args, name, None))
+        if values is None:
+            continue
+        axes.append([(name, v) for v in (values if isinstance(values, tuple) else (values,))])
+    return [dict(c) for c in itertools.product(*axes)]
+
+
+def run_points(args, combos: list[dict], compute) -> int:
+    """compute(combo) -> (payload, text lines) for every combination; rows stream out."""
+    out = Emitter(output_format(args))
+    beat = Heartbeat(len(combos))
+    try:
+        for combo in combos:
+            payload, lines = compute(combo)
+            out.row(payload, lines)
+            beat.step()
+    finally:
+        beat.close()
+    out.close()
+    return 0
+
+
+def run_one(args, compute) -> int:
+    """A command that computes one answer: the same output path, with a heartbeat."""
+    beat = Heartbeat(1)
+    try:
+        payload, lines = compute()
+    finally:
+        beat.close()
+    emit_one(args, payload, lines)
+    return 0
+
+
+def text(value) -> str:
+    return value.strip() if isinstance(value, str) else str(value)
+
+
+__all__ = ["Parser", "subparser", "number", "numbers", "grid", "add_points", "add_mechanism",
+           "mechanism_params", "mechanism_options", "mechanism_help", "Records", "output_parent",
+           "output_format", "Emitter", "emit_one", "run_points", "run_one", "combinations", "Heartbeat",
+           "UsageError", "Once", "lookup", "FORMATS", "DEFAULT_DIGITS", "text"]

@@ -1,0 +1,187 @@
+"""``tradeoff``, ``profile`` and ``latex``: a mechanism's trade-off curve, its privacy
+profile and its formulas (issue #2 interface; batch points and ``--path`` from issue #11)."""
+
+from __future__ import annotations
+
+from .common import (MECHANISM_FLAGS, Records, UsageError, add_mechanism, add_points, combinations, emit_one, lookup,
+                     mechanism_help, mechanism_options, mechanism_params, output_parent, run_points, subparser)
+
+PATHS = ("mp", "fp")
+
+
+def register(sub):
+    out = output_parent()
+    t = subparser(sub, "tradeoff", "beta = f(alpha) and the attack power 1 - f(alpha)",
+                  "The smallest type II error beta = f(alpha) of any test of the mechanism at level alpha, "
+                  "and the power 1 - f(alpha) of the best membership attack, computed without subtraction.\n\n"
+                  + mechanism_help(),
+                  ["dp-derive tradeoff gaussian --mu 1 --alpha 1e-300 --digits 30",
+                   "dp-derive tradeoff laplace --eps 1 --alpha 0.01,0.05,0.1 --format csv",
+                   "dp-derive tradeoff gaussian --mu 0.5 --alpha-grid log:1e-300:0.5:200 --path fp --format jsonl"],
+                  parents=[out])
+    add_mechanism(t)
+    add_points(t, "alpha", "alpha", "level alpha of the test, in [0, 1]", required=True)
+    t.add_argument("--path", choices=PATHS, default="mp",
+                   help="mp: verified digits (default); fp: float64, vectorised (digits ignored)")
+    t.set_defaults(func=cmd_tradeoff)
+
+    p = subparser(sub, "profile", "privacy profile: delta at an eps, or eps at a delta",
+                  "delta(eps) = sup over alpha of 1 - f(alpha) - e^eps alpha (the hockey-stick divergence), "
+                  "or its inverse eps(delta).  Give --at-eps or --at-delta.  For a mechanism without a "
+                  "parameter of that name, --eps/--delta say the same (profile gaussian --mu 1 --eps 0.5); "
+                  "for one with it, a second --eps/--delta is the profile's (profile laplace --eps 1 --eps 0.5).\n\n"
+                  + mechanism_help(),
+                  ["dp-derive profile gaussian --mu 1 --at-eps 0.5",
+                   "dp-derive profile gaussian --mu 1 --at-delta 1e-5 --digits 30",
+                   "dp-derive profile laplace --eps 1 --at-eps 0,0.25,0.5 --format csv"],
+                  parents=[out])
+    add_mechanism(p)
+    add_points(p, "at_eps", "at_eps", "evaluate delta(eps) at this eps >= 0", name="eps")
+    add_points(p, "at_delta", "at_delta", "evaluate eps(delta) at this delta in [0, 1)", name="delta")
+    p.add_argument("--path", choices=PATHS, default="mp",
+                   help="mp: verified digits (default); fp: float64 (digits ignored)")
+    p.set_defaults(func=cmd_profile)
+
+    la = subparser(sub, "latex", "LaTeX of the trade-off function, its power or its profile",
+                   "The formula as the paper prints it (--form paper) or in the stable form the toolkit "
+                   "evaluates (--form stable), with the given parameter values substituted; a parameter not "
+                   "given stays symbolic.  --json also gives both symbolic forms.\n\n" + mechanism_help(),
+                   ["dp-derive latex gaussian --mu 1",
+                    "dp-derive latex gaussian --form stable",
+                    "dp-derive latex laplace --eps 1 --quantity profile --json"],
+                   parents=[output_parent(digits=False, formats=("text", "json"))])
+    add_mechanism(la, lists=False)
+    la.add_argument("--quantity", default="tradeoff", choices=("tradeoff", "power", "profile"),
+                    help="which formula (default tradeoff)")
+    la.add_argument("--form", default="paper", choices=("paper", "stable"),
+                    help="the paper's printed form or the stable evaluated form (default paper)")
+    la.set_defaults(func=cmd_latex)
+
+
+def _setup(args, extra_allowed=()):
+    mechanism = lookup(args.mechanism)
+    given, leftover = mechanism_params(args, mechanism, extra_allowed)
+    return mechanism, Records(args, mechanism), given, leftover
+
+
+def cmd_tradeoff(args):
+    mechanism, records, given, _ = _setup(args)
+    combos = combinations(args, mechanism.param_names + ("alpha",), given)
+    if args.path == "fp":
+        return run_points(args, combos, _fp_rows(records, mechanism, combos, "alpha"))
+    from numeric import mp
+    digits, fmt = args.digits, mp.format_number
+
+    def compute(c):
+        record = records.get(c)
+        beta, power = mp.tradeoff(record, c["alpha"], digits), mp.power(record, c["alpha"], digits)
+        payload = {"mechanism": mechanism.name, "params": records.shown(c), "alpha": c["alpha"],
+                   "digits": digits, "beta": fmt(beta, digits), "power": fmt(power, digits)}
+        return payload, [f"{record}  alpha = {c['alpha']}", f"beta  = f(alpha)     = {payload['beta']}",
+                         f"power = 1 - f(alpha) = {payload['power']}"]
+    return run_points(args, combos, compute)
+
+
+def _fp_rows(records, mechanism, combos, axis):
+    """The fp path: one vectorised call per mechanism parameter combination."""
+    import numpy as np
+
+    from numeric import fp
+    cache = {}
+
+    def compute(c):
+        record = records.get(c)
+        key = tuple(c[n] for n in mechanism.param_names)
+        if key not in cache:
+            points = [x[axis] for x in combos if tuple(x[n] for n in mechanism.param_names) == key]
+            arr = np.array([float(p) for p in points])
+            if axis == "alpha":
+                cache[key] = dict(zip(points, zip(fp.tradeoff(record, arr).tolist(),
+                                                  fp.power(record, arr).tolist())))
+            elif axis == "at_eps":
+                cache[key] = dict(zip(points, np.atleast_1d(fp.profile_delta(record, arr)).tolist()))
+            else:
+                cache[key] = dict(zip(points, np.atleast_1d(fp.profile_eps(record, arr)).tolist()))
+        value = cache[key][c[axis]]
+        base = {"mechanism": mechanism.name, "params": records.shown(c)}
+        if axis == "alpha":
+            beta, power = value
+            payload = {**base, "alpha": c["alpha"], "path": "fp", "beta": repr(beta), "power": repr(power)}
+            return payload, [f"{record}  alpha = {c['alpha']}  beta = {beta!r}  power = {power!r}  (float64)"]
+        if axis == "at_eps":
+            payload = {**base, "eps": c["at_eps"], "delta": repr(value), "path": "fp"}
+        else:
+            payload = {**base, "eps": repr(value), "delta": c["at_delta"], "path": "fp"}
+        return payload, [f"{record}: eps = {payload['eps']}, delta = {payload['delta']} (float64)"]
+    return compute
+
+
+def cmd_profile(args):
+    mechanism, records, given, leftover = _setup(args, extra_allowed=("eps", "delta"))
+    for name in ("eps", "delta"):
+        explicit = getattr(args, f"at_{name}")
+        if explicit is not None and name in leftover:
+            raise UsageError(f"{name}={','.join(leftover[name])}: the profile's {name} is given twice "
+                             f"(--{name} and --at-{name})")
+    at = {"at_eps": args.at_eps if args.at_eps is not None else leftover.get("eps"),
+          "at_delta": args.at_delta if args.at_delta is not None else leftover.get("delta")}
+    if (at["at_eps"] is None) == (at["at_delta"] is None):
+        raise UsageError("eps/delta: give exactly one of --at-eps E or --at-delta D for the profile")
+    axis = "at_eps" if at["at_eps"] is not None else "at_delta"
+    from derive.domains import parse_in
+    for v in at[axis]:                       # the leftover --eps/--delta were not checked by a type=
+        parse_in(axis, v, axis[3:])
+    combos = combinations(args, mechanism.param_names + (axis,), {**given, axis: at[axis]})
+    if args.path == "fp":
+        return run_points(args, combos, _fp_rows(records, mechanism, combos, axis))
+    from numeric import mp
+    digits, fmt = args.digits, mp.format_number
+
+    def compute(c):
+        record = records.get(c)
+        method = "closed form" if record.profile is not None else "numerical supremum of 1 - f - e^eps alpha"
+        base = {"mechanism": mechanism.name, "params": records.shown(c)}
+        if axis == "at_eps":
+            payload = {**base, "eps": c["at_eps"], "delta": fmt(mp.profile_delta(record, c["at_eps"], digits), digits),
+                       "digits": digits, "method": method}
+        else:
+            payload = {**base, "eps": fmt(mp.profile_eps(record, c["at_delta"], digits), digits),
+                       "delta": c["at_delta"], "digits": digits, "method": method}
+        return payload, [f"{record}: eps = {payload['eps']}, delta = {payload['delta']} ({method})"]
+    return run_points(args, combos, compute)
+
+
+def cmd_latex(args):
+    import sympy as sp
+    mechanism = lookup(args.mechanism)
+    if all(getattr(args, n) is None for n in mechanism.param_names):      # symbolic parameters
+        stray = [f"--{f}" for f in MECHANISM_FLAGS if getattr(args, f)]
+        if stray:
+            raise UsageError(f"{stray[0][2:]}: {stray[0]} is not a parameter of {mechanism.name}")
+        given = {}
+        record = mechanism.build(None, mechanism_options(args, mechanism))
+    else:
+        given, _ = mechanism_params(args, mechanism)
+        for name, values in given.items():
+            if len(values) != 1:
+                raise UsageError(f"{name}={','.join(values)}: latex takes one value per parameter")
+        records = Records(args, mechanism)
+        values = {k: v[0] for k, v in given.items()}
+        record, given = records.get(values), records.shown(values)
+    q = args.quantity
+    if q == "tradeoff":
+        paper, stable = record.paper, record.tradeoff
+    elif q == "power":
+        paper = stable = record.power
+    else:
+        if record.profile is None:
+            raise UsageError(f"quantity=profile: {record.name} has no closed-form profile")
+        paper = stable = record.profile
+    chosen = paper if args.form == "paper" else stable
+    payload = {"mechanism": mechanism.name, "params": given, "quantity": q, "form": args.form,
+               "latex": sp.latex(paper), "latex_stable": sp.latex(stable),
+               "latex_bound": sp.latex(record.bind(stable)), "latex_bound_paper": sp.latex(record.bind(paper)),
+               "citation": record.citation}
+    emit_one(args, payload, [sp.latex(record.bind(chosen))])
+    return 0
+
