@@ -11,6 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import mpmath
 import pytest
 
 import derive
@@ -34,14 +35,19 @@ def test_every_row_builds_and_its_module_is_declared():
 
 
 @pytest.mark.parametrize("m", T.TABLE, ids=[m.name for m in T.TABLE])
-def test_domain_ends_agree_with_the_constructor(m):
-    """Just outside each end the constructor refuses, naming the parameter; just inside it accepts."""
+def test_domain_ends_are_enforced_and_inside_is_a_tradeoff_function(m):
+    """Just outside each end the constructor refuses, naming the parameter (the constructors read the
+    table: this checks they do).  The independent side: at each closed end and just inside each end,
+    the record is a trade-off function, 0 <= f(alpha) <= 1 - alpha on a grid (computed on the mp path);
+    a domain that admitted a parameter where the formula is not a trade-off function fails here."""
+    from numeric import mp
     base = {name: "0.5" for name in m.param_names}
     if "n" in base:
         base["n"] = "3"
     options = {o.name: o.choices[0] for o in m.options}
     for name, key in m.params:
         d = DOMAINS[key]
+        accepted = []
         for end, is_open, outside, inside in ((d.low, d.low_open, "-1e-30", "1e-30"),
                                               (d.high, d.high_open, "1e-30", "-1e-30")):
             if end is None:
@@ -53,10 +59,15 @@ def test_domain_ends_agree_with_the_constructor(m):
             if is_open:
                 with pytest.raises(DomainError):
                     m.build({**base, name: at}, options)
-            elif not d.integer:
-                m.build({**base, name: at}, options)
+            else:
+                accepted.append(at)
             if not d.integer:
-                m.build({**base, name: _shift(at, inside)}, options)
+                accepted.append(_shift(at, inside))
+        for value in accepted:
+            record = m.build({**base, name: value}, options)
+            for a in ("0", "1e-12", "0.1", "0.5", "0.9", "1"):
+                beta, power = mp.tradeoff(record, a, 10), mp.power(record, a, 10)
+                assert 0 <= beta and mpmath.mpf(a) <= power + mpmath.mpf("1e-9"), (m.name, name, value, a)
 
 
 def _shift(at: str, by: str) -> str:
