@@ -23,10 +23,11 @@ from __future__ import annotations
 import dataclasses
 
 import sympy as sp
+from sympy.codegen.cfunctions import expm1
 
 from . import risk
 from .inversion import solve_for
-from .special import Phi, PhiInv
+from .special import LogPhi, Phi, PhiInv
 from .symbols import alpha, mu, n
 from .tradeoff import TradeOff
 
@@ -44,6 +45,15 @@ sigma_n = sp.sqrt(sigma**2 / n + delta_q**2 / mu**2)
 ztest_power = Phi(m / sigma_n + PhiInv(alpha))
 #: power of the same test on the unprotected mean (the limit mu -> oo, taken by SymPy)
 ztest_power_unprotected = Phi(sp.limit(ztest_power.args[0], mu, sp.oo))
+#: the type II errors 1 - power, by symmetry Phi(-x) = 1 - Phi(x) (no subtraction)
+ztest_miss = Phi(-ztest_power.args[0])
+ztest_miss_unprotected = Phi(-ztest_power_unprotected.args[0])
+#: relative loss of power (p0 - p)/p0 = (Phi(-B) - Phi(-A))/Phi(A), A and B the arguments of the
+#: unprotected and protected power (A >= B): written -Phi(-B) expm1(log Phi(-A) - log Phi(-B)) / Phi(A)
+#: so that two powers both within 1e-4000 of 1 do not cancel (seed 000 Sec. 5.2 defines the loss;
+#: the form is ours; the claim DF-Eq7-Eq9 and tests/test_design.py compare it with the plain ratio)
+ztest_relative_loss = (-ztest_miss * expm1(LogPhi(-ztest_power_unprotected.args[0]) - LogPhi(-ztest_power.args[0]))
+                       / ztest_power_unprotected)
 
 
 def parameter(record: TradeOff) -> sp.Symbol:

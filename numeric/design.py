@@ -84,11 +84,11 @@ def ztest(n, sigma, m, alpha, mu, delta_q=None, digits: int = 15) -> dict:
     """Power of the one-sided Z-test on the protected mean, and against the unprotected test."""
     env = _ztest_env(n, sigma, m, alpha, delta_q)
     env[MU] = exact_of(parse("mu", mu, 0, None, low_open=True))
-    p0 = D.ztest_power_unprotected
-    loss = (p0 - D.ztest_power) / p0
     return {"power": evaluate_env(D.ztest_power, env, digits),
-            "power_unprotected": evaluate_env(p0, env, digits),
-            "relative_loss": evaluate_env(loss, env, digits),
+            "power_unprotected": evaluate_env(D.ztest_power_unprotected, env, digits),
+            "one_minus_power": evaluate_env(D.ztest_miss, env, digits),
+            "one_minus_power_unprotected": evaluate_env(D.ztest_miss_unprotected, env, digits),
+            "relative_loss": evaluate_env(D.ztest_relative_loss, env, digits),
             "sigma_n": evaluate_env(D.sigma_n, env, digits)}
 
 

@@ -275,3 +275,21 @@ def test_ztest_bad_input(args, param):
     with pytest.raises(DomainError) as exc:
         ND.ztest(*args)
     assert exc.value.parameter == param
+
+
+@pytest.mark.parametrize("n, dps", [("1000", 60), ("1000000", 2300)])
+def test_ztest_relative_loss_in_the_far_tail(n, dps):
+    """issue #11: n = 10^6 (both powers within 1e-2103 of 1) was a traceback after 48 s.
+    Reference: the plain ratio (Phi(A) - Phi(B))/Phi(A) evaluated with mpmath.ncdf at enough digits
+    for the subtraction to be exact to 12 digits (2300 > 2104 + 12), not the complement form the code uses."""
+    from numeric import design
+    out = design.ztest(n, "1", "0.1", "0.05", "1", digits=15)
+    with mpmath.workdps(60):        # A, B to 60 digits: Phi(-B) ~ e^{-B^2/2} moves by B dB, relative
+        nn = mpmath.mpf(n)
+        z = -mpmath.sqrt(2) * mpmath.erfinv(1 - 2 * mpmath.mpf("0.05"))
+        A = mpmath.mpf("0.1") / mpmath.sqrt(1 / nn) + z
+        B = mpmath.mpf("0.1") / mpmath.sqrt(1 / nn + 1 / nn**2) + z
+    with mpmath.workdps(dps):
+        ref = (mpmath.ncdf(A) - mpmath.ncdf(B)) / mpmath.ncdf(A)
+        assert abs(out["relative_loss"] / ref - 1) < mpmath.mpf("1e-12")
+        assert abs(out["one_minus_power"] / mpmath.ncdf(-B) - 1) < mpmath.mpf("1e-12")

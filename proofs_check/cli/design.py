@@ -208,9 +208,12 @@ def cmd_ztest(args):
         if args.max_relative_loss is not None or args.min_power is not None:
             raise UsageError("max_relative_loss: --max-relative-loss and --min-power go with --min-mu")
         out = design.ztest(args.n, args.sigma, args.m, args.alpha, args.mu, args.delta_q, digits)
-        payload = {**base, "mu": args.mu, **fmt_all(out, ("power", "power_unprotected", "relative_loss", "sigma_n"))}
+        payload = {**base, "mu": args.mu, **fmt_all(out, ("power", "power_unprotected", "one_minus_power",
+                                                          "one_minus_power_unprotected", "relative_loss", "sigma_n"))}
         return payload, [f"power = {payload['power']}  (unprotected {payload['power_unprotected']}, "
-                         f"relative loss {payload['relative_loss']})"]
+                         f"relative loss {payload['relative_loss']})",
+                         f"1 - power = {payload['one_minus_power']}  "
+                         f"(unprotected {payload['one_minus_power_unprotected']})"]
     return run_one(args, compute)
 
 
