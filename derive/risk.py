@@ -169,10 +169,50 @@ def is_below_one(value: sp.Expr) -> bool:
         return all(is_below_one(a) for a in value.args)
     if isinstance(value, sp.Min):
         return any(is_below_one(a) for a in value.args)
-    decided = sp.Lt(sp.simplify(value), 1)
-    if decided not in (sp.true, sp.false):
+    decided = sign_of(sp.simplify(value) - 1)
+    if decided is None:
         raise NotImplementedError(f"cannot decide whether f(0) = {value} is below 1")
-    return bool(decided)
+    return decided < 0
+
+
+def sign_of(value: sp.Expr) -> int | None:
+    """The sign (-1, 0, 1) of an exact real number, or None when it cannot be decided.
+
+    SymPy's relational ``<`` gives up on differences such as exp(-10^-300) - 1
+    (its default evaluation precision cannot separate them from 0); here the
+    number is evaluated with ``evalf(strict=True)``, which raises rather than
+    return a value whose leading digit is not certain, at a rising precision
+    budget (maxn up to 20000 bits).
+    """
+    if value.is_zero:
+        return 0
+    if value.is_positive:
+        return 1
+    if value.is_negative:
+        return -1
+    if not value.is_number:
+        return None
+    for maxn in (100, 1000, 20000):
+        try:
+            v = value.evalf(15, strict=True, maxn=maxn)
+        except Exception:  # noqa: BLE001 - sympy.core.evalf.PrecisionExhausted and friends: try harder
+            continue
+        if v.is_Number and v != 0:
+            return 1 if v > 0 else -1
+    return None
+
+
+def _by_sign(sign: int):
+    """A sort key for exact numbers and +-oo, comparing with ``sign_of`` (for max/min below)."""
+    import functools
+
+    def cmp(a, b):
+        d = sign_of(sp.simplify(sign * (a[1] - b[1]))) if not (a[1].has(sp.oo) or b[1].has(sp.oo)) else \
+            (1 if sign * a[1] > sign * b[1] else (-1 if sign * a[1] < sign * b[1] else 0))
+        if d is None:
+            raise NotImplementedError(f"cannot order {a[1]} and {b[1]}")
+        return d
+    return functools.cmp_to_key(cmp)
 
 
 def rho(record: TradeOff) -> Limit:
@@ -210,10 +250,10 @@ def active_near_zero(expr: sp.Expr) -> tuple[sp.Expr, str]:
         for a in expr.args:
             v = limit_at_zero(a).value
             keyed.append((a, v))
-        best = max(keyed, key=lambda av: sign * av[1]) if all(v.is_number for _, v in keyed) else None
+        best = max(keyed, key=_by_sign(sign)) if all(v.is_number for _, v in keyed) else None
         if best is None:
             return expr, ""
-        tied = [a for a, v in keyed if sp.simplify(v - best[1]) == 0]
+        tied = [a for a, v in keyed if sign_of(sp.simplify(v - best[1])) == 0]
         if len(tied) > 1:
             slopes = [(a, limit_at_zero(sp.diff(a, alpha)).value) for a in tied]
             if not all(d.is_number or d in (sp.oo, -sp.oo) for _, d in slopes):

@@ -83,5 +83,6 @@ class TradeOff:
         return all(s in self.values for s in self.parameters)
 
     def __str__(self) -> str:
-        params = ", ".join(f"{k}={v}" for k, v in self.params.items())
+        from .exact import _show
+        params = ", ".join(f"{k}={_show(v) if isinstance(v, sp.Rational) else v}" for k, v in self.params.items())
         return f"{self.name}({params})"
