@@ -28,7 +28,8 @@ class Once(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
         seen = getattr(namespace, "_given_once", set())
         if self.dest in seen:
-            raise UsageError(f"{option_string}: given twice; give it once")
+            shown = ",".join(values) if isinstance(values, (tuple, list)) else values
+            raise UsageError(f"{self.dest}={shown}: {option_string} given twice; give it once")
         seen.add(self.dest)
         setattr(namespace, "_given_once", seen)
         setattr(namespace, self.dest, values)
