@@ -52,6 +52,8 @@ class TradeOff:
     #: the eps of pure DP the mechanism satisfies (expression), or None
     pure_eps: sp.Expr | None = None
     notes: str = ""
+    #: how ``str`` shows the parameters when they are not in ``values`` (a limit record: "mu=inf")
+    label: str = ""
 
     @property
     def params(self) -> dict[str, sp.Rational]:
@@ -84,5 +86,8 @@ class TradeOff:
 
     def __str__(self) -> str:
         from .exact import _show
-        params = ", ".join(f"{k}={_show(v) if isinstance(v, sp.Rational) else v}" for k, v in self.params.items())
+        if self.label:
+            return f"{self.name}({self.label})"
+        params = ", ".join(f"{k}={_show(v) if isinstance(v, sp.Rational) else ('inf' if v is sp.oo else v)}"
+                           for k, v in self.params.items())
         return f"{self.name}({params})"

@@ -43,6 +43,8 @@ class Mechanism:
     summary: str
     options: tuple[Option, ...] = ()
     capabilities: frozenset = field(default_factory=frozenset)
+    #: parameters whose value may be ``inf``: the zero-noise limit, f = 0 (derive/mechanisms/limits.py)
+    infinite_ok: tuple[str, ...] = ()
 
     @property
     def param_names(self) -> tuple[str, ...]:
@@ -53,11 +55,33 @@ class Mechanism:
         return getattr(import_module(f"derive.mechanisms.{module}"), function)
 
     def build(self, params: dict | None = None, options: dict | None = None):
-        """The trade-off record; ``params=None`` leaves the parameters symbolic."""
+        """The trade-off record; ``params=None`` leaves the parameters symbolic.
+
+        A parameter given as ``"inf"`` is the zero-noise limit where the row allows it
+        (``infinite_ok``), and refused otherwise; the other parameters are still checked.
+        """
         options = {o.name: (options or {}).get(o.name) or o.default for o in self.options}
         if params is None:
             return self.factory()(**{k: v for k, v in options.items() if v is not None})
-        return self.factory()(**options, **{name: params[name] for name in self.param_names})
+        infinite = [n for n in self.param_names if is_infinite(params[n])]
+        if not infinite:
+            return self.factory()(**options, **{name: params[name] for name in self.param_names})
+        return self._limit(infinite, params, options)
+
+    def _limit(self, infinite, params, options):
+        from ..domains import DOMAINS, parse_in
+        from ..errors import DomainError
+        from .limits import no_privacy
+        for name in infinite:
+            if name not in self.infinite_ok:
+                key = dict(self.params)[name]
+                raise DomainError(name, "inf", f"{DOMAINS[key].describe()} for {self.name} (no zero-noise "
+                                  "limit is implemented for it)")
+        for name, key in self.params:              # the finite parameters are still checked
+            if name not in infinite:
+                parse_in(key, params[name], name)
+        return no_privacy(self.name, ", ".join(f"{n}={'inf' if n in infinite else params[n].strip()}"
+                                               for n in self.param_names))
 
 
 _FAMILY = Option("family", ("logistic", "laplace", "gaussian"), None,
@@ -67,24 +91,29 @@ _NEIGHBOURS = Option("neighbours", ("replacement", "add-remove"), "replacement",
 
 TABLE: tuple[Mechanism, ...] = (
     Mechanism("gaussian", "gaussian:gaussian", (("mu", "mu"),),
-              "mu-GDP: N(0, 1) against N(mu, 1)", capabilities=frozenset({SELECT})),
+              "mu-GDP: N(0, 1) against N(mu, 1)", capabilities=frozenset({SELECT}), infinite_ok=("mu",)),
     Mechanism("laplace", "laplace:laplace", (("eps", "eps"),),
               "Laplace mechanism with eps = sensitivity / scale",
-              capabilities=frozenset({ATTACK, SELECT})),
+              capabilities=frozenset({ATTACK, SELECT}), infinite_ok=("eps",)),
     Mechanism("approx-dp", "approx_dp:approx_dp", (("eps", "eps"), ("delta", "delta")),
-              "the (eps, delta)-DP trade-off function f_{eps,delta}"),
+              "the (eps, delta)-DP trade-off function f_{eps,delta}", infinite_ok=("eps",)),
     Mechanism("randomized-response", "approx_dp:randomized_response", (("eps", "eps"),),
-              "randomized response, pure eps-DP (f_{eps,0})", capabilities=frozenset({SELECT})),
+              "randomized response, pure eps-DP (f_{eps,0})", capabilities=frozenset({SELECT}),
+              infinite_ok=("eps",)),
     Mechanism("classical-gaussian", "gaussian:classical_gaussian",
               (("eps", "eps"), ("delta", "delta_positive")),
               "Gaussian mechanism calibrated by sigma = sqrt(2 ln(1.25/delta)) / eps",
-              capabilities=frozenset({ATTACK})),
+              capabilities=frozenset({ATTACK}), infinite_ok=("eps",)),
     Mechanism("uniform-sampling", "uniform_sampling:uniform_sampling", (("mu", "mu"), ("n", "n_sample")),
               "release of a uniformly sampled record (seed 000 Example 3)", options=(_NEIGHBOURS,)),
     Mechanism("noise", "noise:noise", (("mu", "mu"),),
               "additive noise of a symmetric log-concave family, shift mu", options=(_FAMILY,),
-              capabilities=frozenset({SELECT})),
+              capabilities=frozenset({SELECT}), infinite_ok=("mu",)),
 )
+
+def is_infinite(value) -> bool:
+    return isinstance(value, str) and value.strip().lower() in ("inf", "+inf", "infinity", "+infinity")
+
 
 BY_NAME: dict[str, Mechanism] = {m.name: m for m in TABLE}
 NAMES: tuple[str, ...] = tuple(BY_NAME)

@@ -62,15 +62,21 @@ def _domain(key):
     return DOMAINS[key].describe()
 
 
-def _setup(args):
+def _setup(args, finite=False):
     mechanism = lookup(args.mechanism)
     given, _ = mechanism_params(args, mechanism)
+    if finite:
+        from derive.mechanisms.table import is_infinite
+        for name, values in given.items():
+            if any(is_infinite(v) for v in values):
+                raise UsageError(f"{name}=inf: {args.command} needs a finite {name} (the attack's threshold "
+                                 "is not defined without noise)")
     return mechanism, Records(args, mechanism), given
 
 
 def cmd_pr(args):
     from numeric import attack, mp
-    mechanism, records, given = _setup(args)
+    mechanism, records, given = _setup(args, finite=True)
     digits, fmt = args.digits, mp.format_number
 
     def compute(c):
@@ -89,7 +95,7 @@ def cmd_pr(args):
 def cmd_fscore(args):
     from derive.attack import prior_weight
     from numeric import attack, mp
-    mechanism, records, given = _setup(args)
+    mechanism, records, given = _setup(args, finite=True)
     digits, fmt = args.digits, mp.format_number
     weight = prior_weight(args.rho_p, args.rho_c, args.rho_t)
 

@@ -88,10 +88,12 @@ def numbers(key: str | None, name: str):
         items = [t.strip() for t in text.split(",")]
         if not all(items):
             raise UsageError(f"{name}={text}: a number or a comma list of numbers (no empty item)")
-        if key is None:
+        if key is None:      # a mechanism parameter: inf is the zero-noise limit where the table allows it
             for t in items:
-                if _not_finite(t):
-                    raise DomainError(name, t, "a finite number")
+                if _not_finite(t) and not _INF.match(t):
+                    raise DomainError(name, t, "a number (inf: the zero-noise limit)")
+                if _INF.match(t):
+                    continue
                 from derive.exact import rational
                 rational(name, t)
             return tuple(items)
