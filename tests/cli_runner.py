@@ -1,14 +1,16 @@
-"""Running ``python -m proofs_check`` as a subprocess, many commands in parallel (CLI tests)."""
+"""Running the CLI for the tests: in-process through ``main(argv)`` (the default; a subprocess only
+adds 1 s of start-up per call), or as a real program (``program=[...]``) where the process matters."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -30,7 +32,26 @@ class Result:
 
 
 def run(args: tuple, program=None) -> Result:
-    cmd = (program or [sys.executable, "-m", "proofs_check"]) + list(args)
+    """Run the CLI: in-process through ``main(argv)`` (one at a time: stdout is global), or, with
+    ``program`` given, as a real program in a subprocess (for what only a process shows)."""
+    if program is None:
+        return _run_in_process(tuple(args))
+    return _run_subprocess(tuple(args), program)
+
+
+def _run_in_process(args: tuple) -> Result:
+    from proofs_check.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = main(list(args))
+        except SystemExit as exc:
+            rc = exc.code
+    return Result(tuple(args), rc, out.getvalue(), err.getvalue())
+
+
+def _run_subprocess(args: tuple, program) -> Result:
+    cmd = list(program) + list(args)
     try:
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
     except OSError:  # a transient spawn failure (seen once: EFAULT from fork_exec under load); retry once
@@ -43,24 +64,36 @@ def argv(text: str) -> tuple:
     return tuple(text.split())
 
 
+class _Lazy:
+    """A command run when its result is first asked for, in the asking (main) thread: mpmath's
+    precision and sys.stdout are process-global, so in-process runs cannot go to a thread pool."""
+
+    def __init__(self, args):
+        self.args, self._result = args, None
+
+    def result(self):
+        if self._result is None:
+            self._result = run(self.args)
+        return self._result
+
+
 class CLI:
-    """Runs CLI commands in a thread pool; ``cli(*args)`` waits for (or starts) one command."""
+    """``cli(*args)`` runs a CLI command once (cached: tests that read the same command share it)."""
 
     def __init__(self, workers: int | None = None):
-        self._pool = ThreadPoolExecutor(max_workers=workers or max(2, os.cpu_count() or 2) + 1)
         self._futures = {}
 
     def submit(self, args):
         args = tuple(args)
         if args not in self._futures:
-            self._futures[args] = self._pool.submit(run, args)
+            self._futures[args] = _Lazy(args)
         return self._futures[args]
 
     def __call__(self, *args) -> Result:
         return self.submit(args).result()
 
     def close(self):
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        self._futures.clear()
 
 
 def module_runner(request, commands, threshold: int):
