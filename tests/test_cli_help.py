@@ -87,3 +87,12 @@ def _timed(cmd):
     t = time.perf_counter()
     subprocess.run(cmd, cwd=ROOT, capture_output=True, check=True)
     return time.perf_counter() - t
+
+
+def test_closed_pipe_is_quiet():
+    """`dp-derive ... | head -1` used to end in a BrokenPipeError traceback."""
+    proc = subprocess.run(f"{sys.executable} -m proofs_check tradeoff gaussian --mu 1 "
+                          "--alpha-grid lin:0:1:2000 --path fp | head -1", shell=True, cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.stdout.startswith("gaussian(mu=1)")
+    assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr, proc.stderr

@@ -13,7 +13,7 @@ and ``set_defaults(func=...)``:
 
 Numbers are decimal strings taken exactly.  Bad input: one line on stderr
 naming the parameter, its value and the valid range; exit status 2.  A
-precision budget exhausted: exit 3.  Ctrl-C: exit 130, no traceback.
+precision budget exhausted: exit 3.  Ctrl-C: exit 130, no traceback; a closed pipe: exit 1, silently.
 
 Importing this package loads neither SymPy nor mpmath: ``dp-derive --help``
 and argument errors answer at once; a command imports the algebra it needs.
@@ -133,6 +133,11 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("dp-derive: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:           # `dp-derive ... | head`: the reader left; say nothing more
+        import os
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":
