@@ -57,8 +57,8 @@ def _show(value) -> str:
     return str(float(value)) if float(value) == value else f"{value.numerator}/{value.denominator}"
 
 
-#: the largest number of compositions the exact pure-DP routes accept
-MAX_K = 10 ** 7
+#: the largest number of compositions the exact pure-DP routes accept (k = 10^4 takes ~0.3 s, linear in k)
+MAX_K = 10 ** 6
 #: the most significant digits any evaluation may ask for
 MAX_DIGITS = 1000
 
@@ -91,8 +91,10 @@ DOMAINS: dict[str, Domain] = {
     "bound": D(0, 1, low_open=True, high_open=True, meaning="bound on F*_beta, in (0, 1)"),
     # semantics and composition (seeds 002, 004)
     "delta_prime": D(0, 1, low_open=True, meaning="delta' of the probabilistic DP reading, in (0, 1]"),
+    "delta_prime_open": D(0, 1, low_open=True, high_open=True, meaning="delta' in (0, 1)"),
     "k": D(1, MAX_K, integer=True, meaning="number of compositions (an integer >= 1)"),
     "rho": D(0, None, meaning="zCDP parameter rho >= 0 of one release (inf: no privacy)"),
+    "rho_positive": D(0, None, low_open=True, meaning="zCDP parameter rho > 0"),
     "eps_g": D(0, None, meaning="eps of the composed guarantee"),
     # design (seed 000 Sec. 5)
     "n": D(1, None, integer=True, meaning="sample size n (an integer >= 1)"),
@@ -100,6 +102,8 @@ DOMAINS: dict[str, Domain] = {
     "m": D(0, None, low_open=True, meaning="effect size m > 0"),
     "mu_positive": D(0, None, low_open=True, meaning="GDP parameter mu > 0"),
     "delta_q": D(0, None, low_open=True, meaning="sensitivity of the mean, > 0 (default 1/n)"),
+    "max_relative_beta_increase": D(0, None, low_open=True,
+                                    meaning="largest relative increase of the type II error, > 0"),
     "max_relative_loss": D(0, 1, high_open=True, meaning="largest relative loss of power, in [0, 1)"),
     "min_power": D(0, 1, low_open=True, high_open=True, meaning="smallest power, in (0, 1)"),
     "threshold": D(0, 1, low_open=True, high_open=True, meaning="threshold in (0, 1)"),

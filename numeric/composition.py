@@ -18,7 +18,7 @@ import mpmath
 import sympy as sp
 
 from derive import composition as C
-from derive.exact import parse
+from derive.domains import MAX_K as MAX_COMPOSITIONS, parse_in
 from derive.symbols import delta as DELTA
 
 from .bridge import Exact, exact_of
@@ -26,11 +26,11 @@ from .precision import evaluate_env, verified_mpf
 
 METHODS = ("basic", "advanced", "optimal")
 CONVERSIONS = ("bun-steinke", "cks")
-MAX_K = 10**6     # k = 10^4 takes ~0.3 s; the pass is linear in k
+MAX_K = MAX_COMPOSITIONS     # the domain table's bound (k = 10^4 takes ~0.3 s; the pass is linear in k)
 
 
 def _k(k) -> int:
-    return int(parse("k", k, 1, MAX_K, integer=True))
+    return int(parse_in("k", k))
 
 
 def _loss_weights(a, k: int):
@@ -45,9 +45,9 @@ def _loss_weights(a, k: int):
 
 def optimal_delta(eps0, k, eps_g, digits: int = 15):
     """delta_opt(eps_g) of the k-fold composition of eps0-DP (direct sum over l)."""
-    e0 = parse("eps", eps0, 0, None, low_open=True)
+    e0 = parse_in("eps_positive", eps0, "eps")
     kk = _k(k)
-    eg = parse("eps_g", eps_g, 0, None)
+    eg = parse_in("eps_g", eps_g)
 
     def compute():
         a, g = mpmath.mpf(e0.p) / e0.q, mpmath.mpf(eg.p) / eg.q
@@ -65,9 +65,9 @@ def optimal_delta(eps0, k, eps_g, digits: int = 15):
 
 def optimal_eps(eps0, k, delta, digits: int = 15):
     """The smallest eps_g >= 0 with delta_opt(eps_g) <= delta (Murtagh-Vadhan, delta0 = 0)."""
-    e0 = parse("eps", eps0, 0, None, low_open=True)
+    e0 = parse_in("eps_positive", eps0, "eps")
     kk = _k(k)
-    d = parse("delta", delta, 0, 1, low_open=True, high_open=True)
+    d = parse_in("delta_positive", delta, "delta")
 
     def compute():
         a = mpmath.mpf(e0.p) / e0.q
@@ -102,14 +102,14 @@ def compose_pure(eps0, k, delta=None, method: str = "optimal", digits: int = 15)
     from derive.errors import DomainError
     if method not in METHODS:
         raise DomainError("method", method, "one of " + ", ".join(METHODS))
-    e0 = parse("eps", eps0, 0, None, low_open=True)
+    e0 = parse_in("eps_positive", eps0, "eps")
     kk = _k(k)
     if delta is None:
         if method != "basic":
             raise DomainError("delta", "missing", f"a delta in (0, 1) for {method} composition")
         d = sp.Integer(0)
     else:
-        d = parse("delta", delta, 0, 1, low_open=(method == "advanced"), high_open=True)
+        d = parse_in("delta_positive" if method == "advanced" else "delta", delta, "delta")
     env = {C.eps0: exact_of(e0), C.k: exact_of(sp.Integer(kk)), DELTA: exact_of(d)}
     if method == "basic":
         return {"eps": evaluate_env(C.basic_eps, env, digits), "delta": exact_of(sp.Integer(0)),
@@ -176,11 +176,11 @@ def zcdp_to_dp(rho, k, delta, conversion: str = "cks", digits: int = 15) -> dict
     if conversion not in CONVERSIONS:
         raise DomainError("conversion", conversion, "one of " + ", ".join(CONVERSIONS))
     kk = _k(k)
-    d = parse("delta", delta, 0, 1, high_open=True)
+    d = parse_in("delta", delta)
     if isinstance(rho, str) and rho.strip().lower() in ("inf", "+inf", "infinity"):
         inf = mpmath.mpf("inf")
         return {"eps": inf, "rho_total": inf, "note": "rho = inf: no privacy, eps = inf"}
-    r = parse("rho", rho, 0, None)
+    r = parse_in("rho", rho)
     total = r * kk
     if total == 0:
         return {"eps": Exact(0), "rho_total": Exact(0), "note": "rho = 0: perfect privacy, eps = 0 at every delta"}

@@ -12,6 +12,7 @@ import sympy as sp
 
 from derive import design as D
 from derive.errors import DomainError
+from derive.domains import parse_in
 from derive.exact import parse
 from derive.symbols import alpha as ALPHA, mu as MU, n as N
 from derive.tradeoff import TradeOff
@@ -51,7 +52,7 @@ def select(record: TradeOff, target: str, value, alpha0=None, digits: int = 15) 
     else:
         if alpha0 is None:
             raise DomainError("alpha0", "missing", f"a level in (0, 1) for --target {target}")
-        a0 = parse("alpha0", alpha0, 0, 1, low_open=True, high_open=True)
+        a0 = parse_in("alpha0_open", alpha0, "alpha0")
         if target == "power":
             v = parse("value", value, a0, 1, high_open=True)
         else:
@@ -72,18 +73,18 @@ def select(record: TradeOff, target: str, value, alpha0=None, digits: int = 15) 
 
 
 def _ztest_env(n, sigma, m, alpha, delta_q=None) -> dict:
-    nn = parse("n", n, 1, None, integer=True)
-    dq = parse("delta_q", delta_q, 0, None, low_open=True) if delta_q is not None else 1 / nn
-    return {N: exact_of(nn), D.sigma: exact_of(parse("sigma", sigma, 0, None, low_open=True)),
-            D.m: exact_of(parse("m", m, 0, None, low_open=True)),
-            ALPHA: exact_of(parse("alpha", alpha, 0, 1, low_open=True, high_open=True)),
+    nn = parse_in("n", n)
+    dq = parse_in("delta_q", delta_q) if delta_q is not None else 1 / nn
+    return {N: exact_of(nn), D.sigma: exact_of(parse_in("sigma", sigma)),
+            D.m: exact_of(parse_in("m", m)),
+            ALPHA: exact_of(parse_in("alpha_open", alpha, "alpha")),
             D.delta_q: exact_of(dq)}
 
 
 def ztest(n, sigma, m, alpha, mu, delta_q=None, digits: int = 15) -> dict:
     """Power of the one-sided Z-test on the protected mean, and against the unprotected test."""
     env = _ztest_env(n, sigma, m, alpha, delta_q)
-    env[MU] = exact_of(parse("mu", mu, 0, None, low_open=True))
+    env[MU] = exact_of(parse_in("mu_positive", mu, "mu"))
     return {"power": evaluate_env(D.ztest_power, env, digits),
             "power_unprotected": evaluate_env(D.ztest_power_unprotected, env, digits),
             "one_minus_power": evaluate_env(D.ztest_miss, env, digits),
@@ -107,15 +108,15 @@ def ztest_min_mu(n, sigma, m, alpha, max_relative_loss=None, min_power=None, del
         raise DomainError("max_relative_loss", "missing", "exactly one of max_relative_loss and min_power")
     if max_relative_beta_increase is not None:
         name, text = "max_relative_beta_increase", max_relative_beta_increase
-        b = parse(name, text, 0, None, low_open=True)
+        b = parse_in(name, text)
         gap = b * D.Phi(-p0.args[0])
     elif max_relative_loss is not None:
         name, text = "max_relative_loss", max_relative_loss
-        loss = parse(name, text, 0, 1, high_open=True)
+        loss = parse_in(name, text)
         gap = loss * p0
     else:
         name, text = "min_power", min_power
-        goal = parse(name, text, 0, 1, low_open=True, high_open=True)
+        goal = parse_in(name, text)
         gap = p0 - goal
     goal = p0 - gap
     unprotected = evaluate_env(p0, env, digits)

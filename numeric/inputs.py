@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sympy as sp
 
+from derive.domains import parse_in
 from derive.errors import DomainError
-from derive.exact import parse, rational
+from derive.exact import rational
 from derive.tradeoff import TradeOff
 
 from .bridge import Exact, exact_of
@@ -13,12 +14,12 @@ from .bridge import Exact, exact_of
 
 def alpha_exact(alpha) -> Exact:
     """alpha in [0, 1], exactly."""
-    return exact_of(parse("alpha", alpha, 0, 1))
+    return exact_of(parse_in("alpha", alpha))
 
 
 def log_alpha_exact(log_alpha) -> Exact:
     """log(alpha) in (-inf, 0], exactly."""
-    return exact_of(parse("log_alpha", log_alpha, None, 0))
+    return exact_of(parse_in("log_alpha", log_alpha))
 
 
 def bound_env(record: TradeOff) -> dict:

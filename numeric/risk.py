@@ -13,7 +13,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derive import risk as R
-from derive.exact import parse
+from derive.domains import parse_in
 from derive.posterior import one_minus_posterior, posterior as posterior_expr, prior, prior_c
 from derive.symbols import alpha as ALPHA
 from derive.tradeoff import TradeOff
@@ -28,7 +28,7 @@ DEFAULT_PRIOR = "0.5"
 
 def prior_env(p) -> dict:
     """{pi: p, bar_pi: 1 - p}, both exact; p in the open interval (0, 1)."""
-    r = parse("prior", p, 0, 1, low_open=True, high_open=True)
+    r = parse_in("prior", p)
     return {prior: exact_of(r), prior_c: exact_of(1 - r)}
 
 
@@ -76,7 +76,7 @@ def risk(record: TradeOff, alpha0=DEFAULT_ALPHA0, prior_value=DEFAULT_PRIOR, dig
     one_minus_posterior_sup, posterior_sup_attained, and the SymPy forms and
     methods of f0 and rho.
     """
-    a0 = exact_of(parse("alpha0", alpha0, 0, 1, low_open=True))
+    a0 = exact_of(parse_in("alpha0", alpha0))
     cls = classify(record)
     env = _record_env(record, prior_value, a0)
     rho = cls["rho"].value

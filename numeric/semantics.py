@@ -13,7 +13,7 @@ import sympy as sp
 
 from derive import semantics as S
 from derive.errors import DomainError
-from derive.exact import parse
+from derive.domains import parse_in
 from derive.symbols import delta as DELTA, eps as EPS
 
 from .bridge import exact_of
@@ -23,9 +23,9 @@ from .risk import DEFAULT_PRIOR, prior_env
 
 def inputs(eps, delta, delta_prime) -> dict:
     """Exact eps >= 0, delta in [0, 1), delta' in (delta, 1] (Theorem 3.9)."""
-    e = parse("eps", eps, 0, None)
-    d = parse("delta", delta, 0, 1, high_open=True)
-    dp = parse("delta_prime", delta_prime, 0, 1, low_open=True)
+    e = parse_in("eps", eps)
+    d = parse_in("delta", delta)
+    dp = parse_in("delta_prime", delta_prime)
     if not dp > d:
         raise DomainError("delta_prime", str(delta_prime).strip(),
                           f"in (delta, 1] with delta = {str(delta).strip()} (Theorem 3.9 needs delta' > delta)")
@@ -77,8 +77,8 @@ def zcdp_eps_prime(rho_total, delta_prime, conversion: str = "bun-steinke", digi
     from .profile import _golden_max
     if conversion not in CONVERSIONS:
         raise DomainError("conversion", conversion, "one of " + ", ".join(CONVERSIONS))
-    r = parse("rho", rho_total, 0, None, low_open=True)
-    dp = parse("delta_prime", delta_prime, 0, 1, low_open=True, high_open=True)
+    r = parse_in("rho_positive", rho_total, "rho")
+    dp = parse_in("delta_prime_open", delta_prime, "delta_prime")
     ep = compile_mp(S.eps_prime())
     bs = compile_mp(C.bun_steinke_eps)
     found = {}
@@ -112,8 +112,8 @@ def releases_until(rho, delta_prime, threshold, bound: str = "posterior", prior=
     """
     if bound not in ("posterior", "difference"):
         raise DomainError("bound", bound, "posterior or difference")
-    r = parse("rho", rho, 0, None, low_open=True)
-    t = parse("threshold", threshold, 0, 1, low_open=True, high_open=True)
+    r = parse_in("rho_positive", rho, "rho")
+    t = parse_in("threshold", threshold)
     env = prior_env(DEFAULT_PRIOR if prior is None else prior)
     expr = S.upper(EPS) if bound == "posterior" else S.tau(EPS)
 
