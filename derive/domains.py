@@ -96,6 +96,8 @@ DOMAINS: dict[str, Domain] = {
     "rho": D(0, None, meaning="zCDP parameter rho >= 0 of one release (inf: no privacy)"),
     "rho_positive": D(0, None, low_open=True, meaning="zCDP parameter rho > 0"),
     "eps_g": D(0, None, meaning="eps of the composed guarantee"),
+    "count": D(1, 10 ** 7, integer=True, meaning="how many times a mechanism is composed (an integer >= 1)"),
+    "sampling_rate": D(0, 1, low_open=True, meaning="sampling rate p in (0, 1]"),
     # design (seed 000 Sec. 5)
     "n": D(1, None, integer=True, meaning="sample size n (an integer >= 1)"),
     "sigma": D(0, None, low_open=True, meaning="standard deviation sigma > 0"),
