@@ -4,7 +4,7 @@ Usage (from the repository root):  python bench/run.py
 
 Parts: (a) fp path (bench/fp_path.py), (b) mp path (bench/mp_path.py),
 (c) proof-check wall time (bench/check_time.py), (d) optimal composition
-(bench/composition.py).  A part that raises is
+(bench/composition.py), (e) CLI start-up and one-call curves (bench/cli_speed.py).  A part that raises is
 reported as an error in BENCHMARKS.md; the runner itself does not crash.
 """
 
@@ -18,6 +18,7 @@ import _common
 from _common import machine_info, pass_fail
 
 import check_time
+import cli_speed
 import composition
 import fp_path
 import mp_path
@@ -25,7 +26,7 @@ import mp_path
 COMMAND = "python bench/run.py"
 OUTPUT = _common.REPO / "BENCHMARKS.md"
 PARTS = (("(a) fp path", fp_path), ("(b) mp path", mp_path), ("(c) proof check", check_time),
-         ("(d) composition", composition))
+         ("(d) composition", composition), ("(e) command line", cli_speed))
 
 
 def _summary(name, res):
@@ -43,6 +44,9 @@ def _summary(name, res):
     elif name.startswith("(b)"):
         for t in res["targets"]:
             rows.append((name, t["name"], t["value"], pass_fail(t["pass"])))
+    elif name.startswith("(e)"):
+        for r in res["rows"]:
+            rows.append((name, f"{r['name']}: <= {r['target']} s", f"{r['seconds']:.3f} s", pass_fail(r["pass"])))
     elif name.startswith("(d)"):
         for r in res["rows"]:
             if r["pass"] is not None:
