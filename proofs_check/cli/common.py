@@ -27,10 +27,17 @@ DEFAULT_DIGITS = 15
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is our one-line error (exit 2), not argparse's."""
+    """argparse, but a usage error is our one-line error (exit 2), not argparse's, and a flag
+    that takes a value may be given once unless it says otherwise (a repeated flag is an error,
+    not 'the last one wins')."""
 
     def error(self, message):
         raise UsageError(message)
+
+    def add_argument(self, *args, **kwargs):
+        if args and args[0].startswith("-") and "action" not in kwargs and kwargs.get("nargs") is None:
+            kwargs["action"] = Once
+        return super().add_argument(*args, **kwargs)
 
 
 def subparser(sub, name, summary, description, examples, parents=(), aliases=()):
@@ -78,7 +85,9 @@ def number(key: str, name: str | None = None):
     def parse(text: str) -> str:
         return _check(key, name, text)
     parse.__name__ = name        # argparse names the type in its own messages
-    return _usage(parse)
+    wrapped = _usage(parse)
+    wrapped.domain_key = key     # the boundary tests read the domain of each flag from here
+    return wrapped
 
 
 def numbers(key: str | None, name: str):
@@ -99,7 +108,9 @@ def numbers(key: str | None, name: str):
             return tuple(items)
         return tuple(_check(key, name, t) for t in items)
     parse.__name__ = name
-    return _usage(parse)
+    wrapped = _usage(parse)
+    wrapped.domain_key = key
+    return wrapped
 
 
 def grid(key: str | None, name: str):

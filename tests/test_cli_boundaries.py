@@ -1,0 +1,99 @@
+"""Every number flag of every computing command at its boundaries (issue #11, item 1).
+
+For each subcommand, the first example of its --help is the base command; each numeric flag in it
+(and each mechanism parameter) is replaced in turn by: 0, the ends of its domain (read from the
+domain table through the flag's argparse type), 1e-300, 1e300, inf, nan, a negative value, a
+non-number, and the flag repeated.  The outcome must be exit 0 with a well-formed answer or exit 2
+with one line on stderr (tests/test_cli_fuzz.check_outcome), within the time bound; a value outside
+the domain must be exit 2 and name the flag's parameter.
+"""
+
+from __future__ import annotations
+
+import argparse
+from fractions import Fraction
+
+import pytest
+
+from derive.domains import DOMAINS
+from proofs_check.cli import build_parser
+
+from test_cli_fuzz import check_outcome, run_in_process
+
+SKIP = {"check", "reproduce"}
+VALUES = ["0", "1e-300", "1e300", "inf", "nan", "-1", "abc"]
+#: known defects, kept visible as strict xfails until fixed (each names its issue item)
+_ERFC = "mpmath's erfc overflows (OverflowError) for arguments above ~1e154: numeric/kernels.py needs its asymptotic branch"
+_ATTACK = "numeric/attack.py: eps = 0 / alpha = 0 / tiny beta divide by zero (issue #11 item 4, in progress)"
+KNOWN = {
+    "tradeoff --mu 1e300": _ERFC, "profile --mu 1e-300": _ERFC, "profile --mu 1e300": _ERFC,
+    "profile --at-eps 1e300": _ERFC, "auc --mu 1e300": _ERFC, "risk --mu 1e300": _ERFC,
+    "posterior --mu 1e300": _ERFC, "ztest --sigma 1e-300": _ERFC, "ztest --m 1e300": _ERFC,
+    "pr --eps 0": _ATTACK, "pr --alpha 0": _ATTACK, "fscore --beta 1e-300": _ATTACK,
+}
+
+
+def _cases():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    cases = []
+    for name, p in sub.choices.items():
+        if name in SKIP:
+            continue
+        example = next(line.strip() for line in p.epilog.splitlines() if line.strip().startswith("dp-derive "))
+        base = example.split()[1:]
+        flags = {a.option_strings[0]: a for a in p._actions if a.option_strings}
+        for i, tok in enumerate(base):
+            action = flags.get(tok)
+            if action is None or action.nargs == 0 or i + 1 >= len(base):
+                continue
+            key = getattr(action.type, "domain_key", None)
+            values = list(VALUES)
+            if key is not None:
+                d = DOMAINS[key]
+                values += [str(e) for e in (d.low, d.high) if e is not None]
+            for v in dict.fromkeys(values):
+                argv = base[:i + 1] + [v] + base[i + 2:]
+                cases.append((f"{name} {tok} {v}", argv, key, action.dest))
+            cases.append((f"{name} {tok} repeated", base[:i + 2] + [tok, base[i + 1]] + base[i + 2:], None, None))
+    return cases
+
+
+CASES = _cases()
+
+
+def _outside(key, text) -> bool:
+    if key is None:
+        return False
+    try:
+        v = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        return text.lower() not in ("inf",) or DOMAINS[key].high is not None
+    d = DOMAINS[key]
+    return ((d.low is not None and (v < d.low or (d.low_open and v == d.low)))
+            or (d.high is not None and (v > d.high or (d.high_open and v == d.high))))
+
+
+def test_every_command_is_covered():
+    commands = {c[0].split()[0] for c in CASES}
+    assert len(commands) >= 12, commands
+
+
+@pytest.mark.parametrize("label, argv, key, dest", CASES, ids=[c[0] for c in CASES])
+def test_boundary(label, argv, key, dest):
+    rc, out, err = run_in_process(argv) if label not in KNOWN else _known(label, argv)
+    check_outcome(argv, rc, out, err)
+    if label.endswith("repeated"):
+        assert rc == 2 and "given twice" in err, err
+    elif key is not None and _outside(key, argv[argv.index(label.split()[1]) + 1]):
+        assert rc == 2, f"{label}: outside {DOMAINS[key].describe()} but exit {rc}"
+
+
+def _known(label, argv):
+    """A known defect: strict xfail while it raises; once fixed the test fails here until KNOWN is pruned."""
+    try:
+        outcome = run_in_process(argv)
+        check_outcome(argv, *outcome)
+    except BaseException:  # noqa: BLE001 - pytest.fail raises Failed (a BaseException)
+        pytest.xfail(KNOWN[label])
+    pytest.fail(f"{label} now passes: remove it from KNOWN")
