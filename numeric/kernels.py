@@ -30,13 +30,61 @@ def _log_sqrt_2pi():
     return mpmath.log(2 * mpmath.pi) / 2
 
 
+#: above this argument erfc is summed from its asymptotic series (mpmath.erfc raises OverflowError
+#: near 1.3e154: it converts int(z)**2 to a float)
+_ERFC_ASYMPTOTIC = mpmath.mpf(10) ** 20
+
+
+def _erfc_series(z):
+    """The factor S with erfc(z) = e^{-z^2} S / (z sqrt(pi)), z >= 1e20.
+
+    S = sum_k (-1)^k (2k-1)!! / (2 z^2)^k.  The series is asymptotic; its terms
+    decrease while 2k - 1 < 2 z^2 (every term we use: |ratio| <= (2k-1)/(2z^2) <= 1e-30)
+    and alternate, so the error of a partial sum is below the first omitted term
+    (erfc's asymptotic expansion has this enveloping property for real z > 0;
+    Abramowitz & Stegun 7.1.24).  We stop when a term is below 2^-(prec + 10).
+    """
+    tol = mpmath.ldexp(1, -(mpmath.mp.prec + 10))
+    w = 1 / (2 * z * z)
+    total, term, k = mpmath.mpf(1), mpmath.mpf(1), 1
+    while abs(term) > tol:
+        term = -term * (2 * k - 1) * w
+        total += term
+        k += 1
+    return total
+
+
+def _erfc(z):
+    """erfc(z), also for z beyond mpmath's range (z > 0 large: asymptotic series).
+
+    Like mpmath's own functions, the argument is taken as exact: z^2 and e^{-z^2}
+    are formed with 2 log2(z) extra bits (z^2 ~ 1e600 needs its 600 integer
+    digits before the exponential), so the result is correctly rounded at the
+    caller's precision.
+    """
+    if z < _ERFC_ASYMPTOTIC:
+        return mpmath.erfc(z)
+    prec = mpmath.mp.prec
+    with mpmath.workprec(prec + 2 * mpmath.mag(z) + 20):
+        head = mpmath.exp(-z * z)
+    return +(head * _erfc_series(z) / (z * mpmath.sqrt(mpmath.pi)))
+
+
+def _log_erfc(z):
+    """log erfc(z) without forming erfc (z >= 1e20: -z^2 - log(z sqrt(pi)) + log S)."""
+    if z < _ERFC_ASYMPTOTIC:
+        return mpmath.log(mpmath.erfc(z))
+    with mpmath.workprec(mpmath.mp.prec + 20):
+        return +(-z * z - mpmath.log(z) - mpmath.log(mpmath.pi) / 2 + mpmath.log(_erfc_series(z)))
+
+
 def ncdf(x):
     """Phi(x) at the working precision."""
     if mpmath.isinf(x):
         return mpmath.mpf(1) if x > 0 else mpmath.mpf(0)
     if x < 0:
-        return mpmath.erfc(-x / mpmath.sqrt(2)) / 2
-    return 1 - mpmath.erfc(x / mpmath.sqrt(2)) / 2
+        return _erfc(-x / mpmath.sqrt(2)) / 2
+    return 1 - _erfc(x / mpmath.sqrt(2)) / 2
 
 
 def log_ncdf(x):
@@ -44,8 +92,8 @@ def log_ncdf(x):
     if mpmath.isinf(x):
         return mpmath.mpf(0) if x > 0 else mpmath.mpf("-inf")
     if x < 0:
-        return mpmath.log(mpmath.erfc(-x / mpmath.sqrt(2)) / 2)
-    return mpmath.log1p(-mpmath.erfc(x / mpmath.sqrt(2)) / 2)
+        return _log_erfc(-x / mpmath.sqrt(2)) - mpmath.log(2)
+    return mpmath.log1p(-_erfc(x / mpmath.sqrt(2)) / 2)
 
 
 def _newton_quantile(log_p, x0):

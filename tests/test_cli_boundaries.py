@@ -23,12 +23,8 @@ from test_cli_fuzz import check_outcome, run_in_process
 SKIP = {"check", "reproduce"}
 VALUES = ["0", "1e-300", "1e300", "inf", "nan", "-1", "abc"]
 #: known defects, kept visible as strict xfails until fixed (each names its issue item)
-_ERFC = "mpmath's erfc overflows (OverflowError) for arguments above ~1e154: numeric/kernels.py needs its asymptotic branch"
 _ATTACK = "numeric/attack.py: eps = 0 / alpha = 0 / tiny beta divide by zero (issue #11 item 4, in progress)"
 KNOWN = {
-    "tradeoff --mu 1e300": _ERFC, "profile --mu 1e-300": _ERFC, "profile --mu 1e300": _ERFC,
-    "profile --at-eps 1e300": _ERFC, "auc --mu 1e300": _ERFC, "risk --mu 1e300": _ERFC,
-    "posterior --mu 1e300": _ERFC, "ztest --sigma 1e-300": _ERFC, "ztest --m 1e300": _ERFC,
     "pr --eps 0": _ATTACK, "pr --alpha 0": _ATTACK, "fscore --beta 1e-300": _ATTACK,
 }
 

@@ -171,6 +171,13 @@ def test_cli_answers_or_refuses_in_one_line_long(argv):
     "select laplace --target power --value 0.5",
     "tradeoff gaussian --mu 1 --alpha-grid log:1e-300:0.5:5 --format csv",
     "profile laplace --eps 1 --at-eps 0,0.5 --format jsonl",
+    "tradeoff gaussian --mu 1e308 --alpha 0.1", "tradeoff gaussian --mu 1e200 --alpha 0.1",
+    "auc gaussian --mu 1e308", "profile gaussian --mu 1e308 --at-eps 1", "risk gaussian --mu 1e308",
+    "posterior gaussian --mu 1e308 --prior 0.5 --alpha 0.1",
+    "ztest --n 1000000 --sigma 1 --m 0.1 --alpha 0.05 --mu 1",
+    "compose zcdp --rho 0 --k 1 --delta 1e-5", "compose zcdp --rho inf --k 1 --delta 1e-5",
+    "compose pure --eps 1 --k 10 --delta 0 --method optimal",
+    "tradeoff gaussian --mu inf --alpha 0.1",
 ])
 def test_listed_inputs(argv):
     argv = argv.split()

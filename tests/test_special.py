@@ -199,3 +199,38 @@ def test_log_space_moves_piecewise_conditions_to_log_alpha():
         assert c.has(sy.log_alpha) and not c.has(sp.exp(sy.log_alpha))
     # the first piece is log(e^eps alpha) = eps + log_alpha exactly
     assert out.args[0][0] == sy.eps + sy.log_alpha
+
+
+@pytest.mark.parametrize("z", ["1e20", "3.5e40", "1e100", "1e150"])
+@pytest.mark.parametrize("dps", [15, 50, 300])
+def test_erfc_asymptotic_branch_matches_mpmath_below_its_overflow(z, dps):
+    """numeric.kernels sums erfc's asymptotic series above 1e20 (mpmath.erfc raises OverflowError
+    above ~1.3e154).  Reference: mpmath.erfc itself, which still works up to 1e150 (its own algorithm,
+    at 20 more digits)."""
+    from numeric import kernels
+    with mpmath.workdps(dps):
+        zz = mpmath.mpf(z)          # one binary value for both sides (the functions take it as exact)
+    with mpmath.workdps(dps + 20):
+        ref = mpmath.erfc(zz)
+        ref_log = mpmath.log(ref)
+    with mpmath.workdps(dps):
+        got = kernels._erfc(zz)
+        got_log = kernels._log_erfc(zz)
+    with mpmath.workdps(dps + 20):
+        assert abs(got / ref - 1) < mpmath.mpf(10) ** (-dps + 1)
+        assert abs(got_log / ref_log - 1) < mpmath.mpf(10) ** (-dps + 1)
+
+
+def test_phi_beyond_mpmath_erfc_range():
+    """Phi(-1e300) and log Phi(-1e300): mpmath.erfc overflows there.  Reference: the Mills-ratio
+    bounds phi(x)/x * (1 - 1/x^2) <= 1 - Phi(x) <= phi(x)/x (x > 0), in log space, which pin
+    log Phi(-1e300) to within 1e-600 relative."""
+    from numeric import kernels
+    with mpmath.workdps(30):
+        x = mpmath.mpf("1e300")                     # one binary value, taken as exact by both sides
+        got = kernels.log_ncdf(-x)
+        assert kernels.ncdf(-x) > 0
+    with mpmath.workdps(700):                       # x^2 ~ 1e600: the bounds need its integer digits
+        upper = -x * x / 2 - mpmath.log(x) - mpmath.log(2 * mpmath.pi) / 2
+        lower = upper + mpmath.log1p(-1 / (x * x))
+        assert lower * (1 + mpmath.mpf("1e-28")) <= got <= upper * (1 - mpmath.mpf("1e-28"))
