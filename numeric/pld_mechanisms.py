@@ -1,0 +1,398 @@
+"""Single-step privacy-loss distributions for the certified composition engine (``numeric.pld``).
+
+Convention
+----------
+A mechanism step is described by one or more *dominating pairs* (P, Q) (one per
+neighbouring direction; symmetric mechanisms need one).  The privacy loss is
+
+    L = log (dP/dQ)(X),   X ~ P,
+
+with an atom at L = +inf carrying the P-mass of {dQ = 0} (the Q-mass of
+{dP = 0} never appears under P).  Its hockey-stick curve is
+
+    delta(eps) = E_P[(1 - e^{eps - L})_+] = sup_S P(S) - e^eps Q(S),
+
+and the trade-off function of the pair, read with type-I error measured under Q,
+is f(alpha) = sup_eps max(0, 1 - delta(eps) - e^eps alpha).  Gaussian(mu) gives
+f = G_mu, randomized response (pure eps-DP) gives f_{eps,0}, the 4-point pair
+gives f_{eps,delta}.
+
+Everything the engine needs from a step is, at a loss value l (a rational
+multiple of the grid step),
+
+    S_P(l) = P(l < L < inf),     S_Q(l) = Q(l < L < inf) = E_P[e^{-L}; l < L < inf],
+
+the mass P(L = +inf), and the atoms of L (value, P-mass, Q-mass) so that an atom
+lying exactly on a knot is recognised with exact rational arithmetic.  The
+method ``tails(l)`` returns S_P and S_Q as ``flint.arb`` balls that contain the
+exact values (Arb's erfc/exp/log are rigorous: Johansson 2017, IEEE TC 66(8)),
+evaluated from the closed forms below.  ``log_cell_float`` is a float64
+*heuristic* (scipy) used only to choose where knots are dense; nothing certified
+depends on it.
+
+Closed forms (derived here; the continuous parts are monotone maps of a normal
+or Laplace variable, so each tail is a normal/Laplace tail at the preimage):
+
+* Gaussian(mu): P = N(mu, 1), Q = N(0, 1).  L = mu X - mu^2/2,
+  S_P(l) = Phibar((l - mu^2/2)/mu), S_Q(l) = Phibar((l + mu^2/2)/mu).
+* Laplace(eps): P = Lap(eps, 1), Q = Lap(0, 1).  L = |x| - |x - eps|: atom +eps
+  (P 1/2, Q e^{-eps}/2), atom -eps (P e^{-eps}/2, Q 1/2), density on (-eps, eps);
+  for -eps <= l < eps: S_P(l) = 1 - e^{(l - eps)/2}/2, S_Q(l) = e^{-(l + eps)/2}/2.
+* Randomized response / pure eps-DP: atoms +eps (P e^eps/(1+e^eps), Q 1/(1+e^eps))
+  and -eps (masses swapped).
+* (eps, delta)-DP, the 4-point pair of Kairouz-Oh-Viswanath (catalog 004): P-atoms
+  +inf (delta), +eps ((1-delta) e^eps/(1+e^eps)), -eps ((1-delta)/(1+e^eps)).
+* Poisson-subsampled Gaussian, rate q, noise multiplier sigma (sensitivity 1):
+  with mixture M = (1-q) N(0, s^2) + q N(1, s^2) and B = N(0, s^2),
+  remove: (P, Q) = (M, B), L = log(1 - q + q e^{(2x-1)/(2 s^2)}) increasing in x,
+  L > l iff x > x(l) := s^2 log((expm1(l) + q)/q) + 1/2 (for l > log(1-q)),
+  S_P = (1-q) Phibar(x/s) + q Phibar((x-1)/s), S_Q = Phibar(x/s);
+  add: (P, Q) = (B, M), L = -log(1 - q + q e^{(2x-1)/(2 s^2)}), L > l iff
+  x < x(-l) (for l < -log(1-q)), S_P = Phi(x(-l)/s),
+  S_Q = (1-q) Phi(x(-l)/s) + q Phi((x(-l)-1)/s).
+  These are the two dominating pairs of the Poisson-subsampled Gaussian under
+  add/remove neighbours (the remove pair is the mixture against the base; the
+  add pair is the base against the mixture).
+
+Inputs are exact decimals (strings, ints, Fractions); floats are converted with
+``Fraction(str(x))`` (their shortest decimal).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import scipy.special as sc
+
+PREC = 96           # Arb working precision (bits) of the single-step tails
+
+
+def flint_or_none():
+    try:
+        import flint
+        return flint
+    except ImportError:          # pragma: no cover - the certified extra is missing
+        return None
+
+
+def exact(value, name: str) -> Fraction:
+    """An exact rational from a decimal string, int, Fraction or float (via its repr)."""
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be a number, got {value!r}")
+    if isinstance(value, int):
+        return Fraction(value)
+    try:
+        return Fraction(str(value).strip())
+    except (ValueError, ZeroDivisionError) as err:
+        raise ValueError(f"{name} must be a decimal number, got {value!r}") from err
+
+
+_F = flint_or_none()
+
+
+def arb_of(fr: Fraction):
+    return _F.arb(_F.fmpq(fr.numerator, fr.denominator))
+
+
+def _phibar(z):
+    """Upper normal tail as an Arb ball, relative-accurate in both tails."""
+    return (z * _F.arb(2).rsqrt()).erfc() / 2
+
+
+def _phi(z):
+    return _phibar(-z)
+
+
+@dataclass(frozen=True)
+class Atom:
+    value: Fraction      # the loss value
+    p_mass: object       # callable () -> arb (exact closed form)
+    q_mass: object
+
+
+class LossModel:
+    """One dominating pair.  Subclasses set ``name``, ``lo``/``hi`` (float support ends of the finite
+    loss, +-inf if unbounded), ``atoms`` and implement ``_tails(l_fraction, l_arb)``."""
+
+    name = "?"
+    lo = -math.inf
+    hi = math.inf
+    atoms: tuple = ()
+
+    def p_inf(self):
+        from flint import arb
+        return arb(0)
+
+    def tails(self, l: Fraction):
+        """(S_P(l), S_Q(l)) as Arb balls: P- and Q-mass of l < L < inf."""
+        return self._tails(l, arb_of(l))
+
+    def q_atom_at(self, l: Fraction):
+        """Q-mass of an atom of L located exactly at l (0 if none)."""
+        from flint import arb
+        for a in self.atoms:
+            if a.value == l:
+                return a.q_mass()
+        return arb(0)
+
+    def log_cell_float(self, grid: np.ndarray, h: float) -> np.ndarray:
+        """Heuristic float64 log P(L in (l - h, l]) on a grid (used to place knots only)."""
+        sp = self._float_sp(grid - h) - self._float_sp(grid)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.log(np.clip(sp, 0, None))
+        return out
+
+    def _float_sp(self, l):              # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def rough_range(self, lam: float):
+        """A generous float interval holding all but ~e^-800 of the loss mass, untilted and tilted
+        by e^{lam L} (heuristic: only decides where knots go)."""
+        return self.lo, self.hi
+
+
+class Gaussian(LossModel):
+    def __init__(self, mu):
+        self.mu = exact(mu, "mu")
+        if self.mu <= 0:
+            raise ValueError(f"mu must be > 0, got {mu}")
+        self.name = f"gaussian(mu={mu})"
+        self._m = float(self.mu)
+
+    def _tails(self, l, la):
+        mu = arb_of(self.mu)
+        half = mu * mu / 2
+        return _phibar((la - half) / mu), _phibar((la + half) / mu)
+
+    def _float_sp(self, l):
+        return sc.ndtr(-(l - self._m ** 2 / 2) / self._m)
+
+    def rough_range(self, lam):
+        m = self._m
+        c0, c1 = m * m / 2, m * m / 2 + lam * m * m
+        return min(c0, c1) - 42 * m, max(c0, c1) + 42 * m
+
+    def log_cell_float(self, grid, h):
+        m = self._m
+        a = (grid - h - m * m / 2) / m
+        b = (grid - m * m / 2) / m
+        # log(Phi(b) - Phi(a)) for the upper side; use the smaller tail
+        with np.errstate(divide="ignore", invalid="ignore"):
+            up = sc.log_ndtr(-a) + np.log1p(-np.exp(np.clip(sc.log_ndtr(-b) - sc.log_ndtr(-a), None, 0)))
+            dn = sc.log_ndtr(b) + np.log1p(-np.exp(np.clip(sc.log_ndtr(a) - sc.log_ndtr(b), None, 0)))
+        return np.where(a > 0, up, dn)
+
+
+class Laplace(LossModel):
+    def __init__(self, eps):
+        self.eps = exact(eps, "eps")
+        if self.eps <= 0:
+            raise ValueError(f"eps must be > 0, got {eps}")
+        self.name = f"laplace(eps={eps})"
+        e = self.eps
+        self.lo, self.hi = -float(e), float(e)
+        self.atoms = (Atom(e, lambda: arb_of(Fraction(1, 2)),
+                           lambda: (-arb_of(e)).exp() / 2),
+                      Atom(-e, lambda: (-arb_of(e)).exp() / 2, lambda: arb_of(Fraction(1, 2))))
+
+    def _tails(self, l, la):
+        from flint import arb
+        e = self.eps
+        if l < -e:
+            return arb(1), arb(1)
+        if l >= e:
+            return arb(0), arb(0)
+        ea = arb_of(e)
+        return 1 - ((la - ea) / 2).exp() / 2, (-(la + ea) / 2).exp() / 2
+
+    def _float_sp(self, l):
+        e = float(self.eps)
+        out = 1 - np.exp((np.clip(l, -e, e) - e) / 2) / 2
+        return np.where(l < -e, 1.0, np.where(l >= e, 0.0, out))
+
+
+class PureDP(LossModel):
+    """Randomized response with parameter eps: the dominating pair of pure eps-DP."""
+
+    def __init__(self, eps, delta=0):
+        self.eps = exact(eps, "eps")
+        self.delta = exact(delta, "delta")
+        if self.eps < 0:
+            raise ValueError(f"eps must be >= 0, got {eps}")
+        if not 0 <= self.delta <= 1:
+            raise ValueError(f"delta must be in [0, 1], got {delta}")
+        self.name = f"eps_delta(eps={eps}, delta={delta})" if self.delta else f"pure(eps={eps})"
+        e, d = self.eps, self.delta
+        self.lo, self.hi = -float(e), float(e)
+
+        def big():
+            ea = arb_of(e).exp()
+            return (1 - arb_of(d)) * ea / (1 + ea)
+
+        def small():
+            ea = arb_of(e).exp()
+            return (1 - arb_of(d)) / (1 + ea)
+        if e == 0:
+            self.atoms = (Atom(Fraction(0), lambda: 1 - arb_of(d), lambda: 1 - arb_of(d)),)
+        else:
+            self.atoms = (Atom(e, big, small), Atom(-e, small, big))
+
+    def p_inf(self):
+        return arb_of(self.delta)
+
+    def _tails(self, l, la):
+        from flint import arb
+        sp, sq = arb(0), arb(0)
+        for a in self.atoms:
+            if a.value > l:
+                sp, sq = sp + a.p_mass(), sq + a.q_mass()
+        return sp, sq
+
+    def _float_sp(self, l):
+        e, d = float(self.eps), float(self.delta)
+        big = (1 - d) / (1 + math.exp(-e))
+        return np.where(l < -e, 1 - d, np.where(l < e, big, 0.0))
+
+
+class SubsampledGaussian(LossModel):
+    """Poisson-subsampled Gaussian, one direction ('remove' or 'add')."""
+
+    def __init__(self, q, sigma, direction="remove"):
+        self.q = exact(q, "q")
+        self.sigma = exact(sigma, "sigma")
+        if not 0 < self.q <= 1:
+            raise ValueError(f"q must be in (0, 1], got {q}")
+        if self.sigma <= 0:
+            raise ValueError(f"sigma must be > 0, got {sigma}")
+        if direction not in ("remove", "add"):
+            raise ValueError("direction must be 'remove' or 'add'")
+        self.direction = direction
+        self.name = f"subsampled_gaussian(q={q}, sigma={sigma}, {direction})"
+        qf = float(self.q)
+        edge = math.log1p(-qf) if qf < 1 else -math.inf
+        if direction == "remove":
+            self.lo, self.hi = edge, math.inf
+        else:
+            self.lo, self.hi = -math.inf, -edge
+
+    def _x(self, la):
+        """x(l) = s^2 log((expm1(l) + q)/q) + 1/2 as an Arb ball."""
+        q, s = arb_of(self.q), arb_of(self.sigma)
+        return s * s * ((la.expm1() + q) / q).log() + _F.arb(1) / 2
+
+    def tails(self, l: Fraction):
+        la = arb_of(l)
+        # decide the support edge rigorously: remove needs expm1(l) + q > 0, add needs expm1(-l) + q > 0
+        q = arb_of(self.q)
+        if self.direction == "remove":
+            v = la.expm1() + q
+            if v > 0:
+                x = self._x(la)
+                s = arb_of(self.sigma)
+                sq = _phibar(x / s)
+                return (1 - q) * sq + q * _phibar((x - 1) / s), sq
+            if v < 0 or v == 0:
+                from flint import arb
+                return arb(1), arb(1)
+        else:
+            v = (-la).expm1() + q
+            if v > 0:
+                x = self._x(-la)
+                s = arb_of(self.sigma)
+                sp = _phi(x / s)
+                return sp, (1 - q) * sp + q * _phi((x - 1) / s)
+            if v < 0 or v == 0:
+                from flint import arb
+                return arb(0), arb(0)
+        raise ArithmeticError(f"{self.name}: knot {l} too close to the support end to decide")
+
+    def _float_L(self, x):
+        qf, s = float(self.q), float(self.sigma)
+        return float(np.logaddexp(math.log1p(-qf) if qf < 1 else -np.inf, math.log(qf) + (2 * x - 1) / (2 * s * s)))
+
+    def rough_range(self, lam):
+        s = float(self.sigma)
+        if self.direction == "remove":
+            top = max(1.0, lam) + 40 * s
+            return (self.lo if math.isfinite(self.lo) else self._float_L(-40 * s)), self._float_L(top)
+        return -self._float_L(40 * s + 1), (self.hi if math.isfinite(self.hi) else -self._float_L(-40 * s))
+
+    def _float_x(self, l):
+        qf, s = float(self.q), float(self.sigma)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return s * s * np.log((np.expm1(l) + qf) / qf) + 0.5
+
+    def log_cell_float(self, grid, h):
+        qf, s = float(self.q), float(self.sigma)
+        a, b = grid - h, grid
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            if self.direction == "remove":
+                xa, xb = self._float_x(a), self._float_x(b)
+                xa = np.where(np.isnan(xa), -np.inf, xa)
+                xb = np.where(np.isnan(xb), -np.inf, xb)
+                # P(xa < X <= xb) under the mixture, via log-space tails of each component
+
+                def comp(shift):
+                    za, zb = (xa - shift) / s, (xb - shift) / s
+                    la_, lb_ = sc.log_ndtr(-za), sc.log_ndtr(-zb)
+                    upper = la_ + np.log1p(-np.exp(np.clip(lb_ - la_, None, 0)))
+                    lca, lcb = sc.log_ndtr(za), sc.log_ndtr(zb)
+                    lower = lcb + np.log1p(-np.exp(np.clip(lca - lcb, None, 0)))
+                    return np.where(za > 0, upper, lower)
+                return np.logaddexp(np.log1p(-qf) + comp(0.0) if qf < 1 else -np.inf, np.log(qf) + comp(1.0))
+            xa, xb = self._float_x(-a), self._float_x(-b)
+            xa = np.where(np.isnan(xa), -np.inf, xa)
+            xb = np.where(np.isnan(xb), -np.inf, xb)
+            # L in (a, b]  <=>  x in [xb, xa) under N(0, s^2)
+            za, zb = xb / s, xa / s
+            la_, lb_ = sc.log_ndtr(-za), sc.log_ndtr(-zb)
+            upper = la_ + np.log1p(-np.exp(np.clip(lb_ - la_, None, 0)))
+            lca, lcb = sc.log_ndtr(za), sc.log_ndtr(zb)
+            lower = lcb + np.log1p(-np.exp(np.clip(lca - lcb, None, 0)))
+            return np.where(za > 0, upper, lower)
+
+
+class Mechanism:
+    """A mechanism step: its dominating pairs (directions) and a description."""
+
+    def __init__(self, name: str, directions: list, symmetric: bool):
+        self.name = name
+        self.directions = directions
+        self.symmetric = symmetric
+
+    def __repr__(self):
+        return f"Mechanism({self.name})"
+
+
+def gaussian(mu) -> Mechanism:
+    """Gaussian mechanism with f = G_mu (noise sd = sensitivity / mu)."""
+    return Mechanism(f"gaussian(mu={mu})", [Gaussian(mu)], True)
+
+
+def laplace(eps) -> Mechanism:
+    """Laplace mechanism with scale sensitivity/eps (T(Lap(0,1), Lap(eps,1)))."""
+    return Mechanism(f"laplace(eps={eps})", [Laplace(eps)], True)
+
+
+def randomized_response(eps) -> Mechanism:
+    """Randomized response / the dominating pair of pure eps-DP (f = f_{eps,0})."""
+    return Mechanism(f"pure(eps={eps})", [PureDP(eps)], True)
+
+
+pure = randomized_response
+
+
+def eps_delta(eps, delta) -> Mechanism:
+    """The 4-point pair with trade-off f_{eps,delta} (any (eps, delta)-DP mechanism is dominated by it)."""
+    return Mechanism(f"eps_delta(eps={eps}, delta={delta})", [PureDP(eps, delta)], True)
+
+
+def subsampled_gaussian(q, sigma) -> Mechanism:
+    """Poisson-subsampled Gaussian (rate q, noise multiplier sigma): both add and remove pairs."""
+    return Mechanism(f"subsampled_gaussian(q={q}, sigma={sigma})",
+                     [SubsampledGaussian(q, sigma, "remove"), SubsampledGaussian(q, sigma, "add")], False)
