@@ -363,7 +363,7 @@ def _lower_hull(model, h, knots, SP, SQ, QA) -> StepMeasure:
         if w[i] <= 0:
             K = i
             break
-    while K > 0 and _down(D[K] - g[K - 1]) < 0:
+    while K > 0 and (D[K] - g[K - 1]).lower() < 0:      # exact comparison: an exact 0 is allowed
         K -= 1
     if K == 0:
         return _round_measure(model, h, knots, SP, "lower")
@@ -439,6 +439,8 @@ def _verify_lower(h, knots, mass, w, K, sp0_lo):
     for i in range(K + 1):
         t = T[i] * (1 + gam)
         if t > w[i]:
+            if T[i] == 0 and i == K:
+                continue          # D~(s_K) = 0 by construction; K was chosen with D_K - g_{K-1} >= 0
             if w[i] <= 0:
                 return False, 0.0
             worst = min(worst, w[i] / t)
