@@ -9,6 +9,7 @@ and ``set_defaults(func=...)``:
 * ``attack``: pr, fscore, fscore-inverse, auc (issue #4, seeds 001 and 003);
 * ``disclosure``: risk, posterior, semantics (issue #3, seeds 000 and 002);
 * ``design``: compose, select, ztest (issue #3);
+* ``noise``: cnd (issue #12);
 * ``check``: check, reproduce (issues #2 and #10).
 
 Numbers are decimal strings taken exactly.  Bad input: one line on stderr
@@ -27,10 +28,10 @@ import sys
 from derive.errors import DomainError, PrecisionExhausted
 
 from ..usage import UsageError
-from . import attack, check, curves, design, disclosure
+from . import attack, check, curves, design, disclosure, noise
 from .common import Parser
 
-FAMILIES = (curves, attack, disclosure, design, check)
+FAMILIES = (curves, attack, disclosure, design, noise, check)
 
 DESCRIPTION = """\
 Differential privacy as hypothesis testing, exactly: trade-off functions, attack power,

@@ -1,0 +1,215 @@
+"""Canonical noise distributions (Awan and Vadhan 2023; seed 004 Sec. 3.2, catalog 004 "AV23").
+
+For a symmetric, non-trivial trade-off function f (f = f^{-1}, and f(alpha) < 1 - alpha
+somewhere), let c in [0, 1/2) be the fixed point f(c) = c.  The CDF
+
+    F(x) = c (1/2 - x) + (1 - c)(x + 1/2)     on [-1/2, 1/2],
+    F(x) = 1 - f(F(x - 1))                    for x > 1/2,
+    F(x) = f(1 - F(x + 1))                    for x < -1/2,
+
+defines a law N, symmetric about 0, with T(N, N + 1) = f (catalog 004, AV23 construction; the
+same recursion is OpenDP's ``quantile_cnd``, "Prop. F.6 of AV23").  CNDs are not unique: for G_mu,
+N(0, 1/mu^2) is another one (its T(N, N + 1) is also G_mu).
+
+Evaluation.  By symmetry 1 - F(x) = F(-x), so only x >= 0 needs the recursion, written for the
+survival function S = 1 - F, which is what the tail needs (never 1 - F by subtraction):
+
+    S(x) = 1/2 - (1 - 2c) x              on [0, 1/2],
+    S(x) = f(1 - S(x - 1))               for x > 1/2.
+
+The quantile inverts each step: for u in [c, 1 - c] it is linear; for u > 1 - c,
+F(x) = u = 1 - f(F(x - 1)) means F(x - 1) = f^{-1}(1 - u) = f(1 - u) (f^{-1} = f by symmetry), so
+Q(u) = 1 + Q(f(1 - u)), and so on down to the linear piece; Q(u) = -Q(1 - u) below 1/2.  The mp functions run the recursion at the
+working precision inside ``numeric.precision.verified`` (two precisions must agree); the fp sampler
+runs it vectorised in float64 (inverse-CDF sampling).
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+
+from derive.errors import DomainError
+from derive.symbols import alpha as ALPHA
+from derive.tradeoff import TradeOff
+
+from .bridge import compile_mp, to_mpf
+from .inputs import bound_env
+from .precision import verified_mpf
+
+#: the smallest fixed point searched for (2^-3322 ~ 1e-1000)
+SMALLEST_C = mpmath.ldexp(1, -3322)
+#: recursion steps allowed (|x| above this many units is refused: S(x) underflows any precision budget)
+MAX_STEPS = 10_000
+NOTE = ("CNDs are not unique: this is the Awan-Vadhan construction from f's fixed point; for G_mu, "
+        "N(0, 1/mu^2) is another canonical noise distribution")
+
+
+def _check(record: TradeOff):
+    if record.name == "no-privacy":
+        raise DomainError("mechanism", str(record), "a mechanism with noise (f = 0 here: its canonical noise "
+                          "would be the uniform law on [-1/2, 1/2], which separates N from N + 1 perfectly)")
+    if not record.symmetric:
+        raise DomainError("mechanism", str(record), "a symmetric trade-off function (this one is not; "
+                          "use its symmetrisation max(f, f^-1))")
+    if not record.is_bound:
+        raise DomainError("mechanism", str(record), "a record with every parameter given")
+
+
+class _F:
+    """f at mpf arguments, at the ambient precision, and its fixed point."""
+
+    def __init__(self, record: TradeOff):
+        self.fn = compile_mp(record.bind(record.tradeoff))
+        self.env = bound_env(record)
+
+    def __call__(self, a):
+        self.env[ALPHA] = a
+        return to_mpf(self.fn(self.env))
+
+    def fixed_point(self):
+        """c with f(c) = c: bisection on f(a) - a, which is decreasing, on [SMALLEST_C, 1/2]."""
+        lo, hi = SMALLEST_C, mpmath.mpf(1) / 2
+        if self(hi) >= hi:
+            raise DomainError("mechanism", "f", "a non-trivial trade-off function (f = 1 - alpha: no "
+                              "privacy loss, no canonical noise)")
+        if self(lo) <= lo:
+            raise DomainError("mechanism", "f", "a trade-off function whose fixed point c = f(c) is above "
+                              "1e-1000 (this one's is smaller: the CND's tails start below 1e-1000)")
+        while hi > 2 * lo:                  # geometric bisection first: c may be 1e-500
+            mid = mpmath.sqrt(lo * hi)
+            if self(mid) > mid:
+                lo = mid
+            else:
+                hi = mid
+        for _ in range(mpmath.mp.prec + 10):  # then arithmetic, to full relative precision
+            mid = (lo + hi) / 2
+            if self(mid) > mid:
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2
+
+
+def fixed_point(record: TradeOff, digits: int = 15):
+    """c = f(c), to ``digits`` verified digits."""
+    _check(record)
+    return verified_mpf(lambda: _F(record).fixed_point(), digits)
+
+
+def _survival(f: _F, c, x):
+    """S(x) = 1 - F(x) for x >= 0 at the ambient precision."""
+    steps = 0
+    while x > mpmath.mpf(1) / 2:
+        x -= 1
+        steps += 1
+    s = mpmath.mpf(1) / 2 - (1 - 2 * c) * x
+    for _ in range(steps):
+        s = f(1 - s)
+    return s
+
+
+def cdf(record: TradeOff, x, digits: int = 15) -> dict:
+    """F(x) and 1 - F(x) at an exact x, each to ``digits`` verified digits.
+
+    The small side is the recursion r = S(|x|) (S(x) for x >= 0, F(x) = S(-x) for x < 0 by
+    symmetry); the large side is 1 - r, which never cancels (r <= 1/2)."""
+    from derive.exact import rational
+    _check(record)
+    xv = rational("x", x)
+    if abs(xv) > MAX_STEPS:
+        raise DomainError("x", x, f"in [-{MAX_STEPS}, {MAX_STEPS}]")
+
+    def side(small: bool):
+        def compute():
+            f = _F(record)
+            r = _survival(f, f.fixed_point(), abs(mpmath.mpf(xv.p) / xv.q))
+            return r if small else 1 - r
+        return compute
+    small, large = verified_mpf(side(True), digits), verified_mpf(side(False), digits)
+    if xv >= 0:
+        return {"cdf": large, "survival": small, "note": NOTE}
+    return {"cdf": small, "survival": large, "note": NOTE}
+
+
+def _quantile_mp(f: _F, c, u):
+    """Q(u) for u in (0, 1) at the ambient precision (u given with its complement handled by symmetry)."""
+    if u < mpmath.mpf(1) / 2:
+        return -_quantile_mp(f, c, 1 - u)
+    shift = 0
+    while u > 1 - c:                # F(x) = u > 1 - c  =>  F(x - 1) = f(1 - u)
+        u = f(1 - u)
+        shift += 1
+        if shift > MAX_STEPS:
+            raise DomainError("quantile", "u", f"a level whose quantile is within {MAX_STEPS} units")
+    return shift + (u - mpmath.mpf(1) / 2) / (1 - 2 * c)
+
+
+def quantile(record: TradeOff, u, digits: int = 15):
+    """F^{-1}(u), u in (0, 1), to ``digits`` verified digits."""
+    from derive.domains import parse_in
+    _check(record)
+    uv = parse_in("alpha_open", u, "quantile")
+    if uv * 2 == 1:
+        return mpmath.mpf(0)          # the median of a symmetric law, exactly (verified() never accepts a float 0)
+
+    def compute():
+        f = _F(record)
+        return _quantile_mp(f, f.fixed_point(), mpmath.mpf(uv.p) / uv.q)
+    return verified_mpf(compute, digits)
+
+
+# ------------------------------------------------------------------ float path
+
+def _fp_parts(record: TradeOff):
+    from . import fp
+    c = float(fixed_point(record, 17))
+    return (lambda a: fp.tradeoff(record, a)), c
+
+
+def quantile_fp(record: TradeOff, u):
+    """F^{-1}(u) vectorised in float64 (the sampler's inverse CDF)."""
+    import numpy as np
+    _check(record)
+    f, c = _fp_parts(record)
+    u = np.asarray(u, dtype=float)
+    sign = np.where(u < 0.5, -1.0, 1.0)
+    v = np.where(u < 0.5, 1.0 - u, u)
+    shift = np.zeros_like(v)
+    todo = v > 1 - c
+    steps = 0
+    while np.any(todo):
+        v[todo] = np.asarray(f(1.0 - v[todo]), dtype=float)
+        shift[todo] += 1
+        todo = v > 1 - c
+        steps += 1
+        if steps > MAX_STEPS:
+            raise DomainError("quantile", "u", "levels whose quantiles are within 10^4 units")
+    return sign * (shift + (v - 0.5) / (1 - 2 * c))
+
+
+def cdf_fp(record: TradeOff, x):
+    """F(x) vectorised in float64 (for goodness-of-fit tests of the sampler)."""
+    import numpy as np
+    _check(record)
+    f, c = _fp_parts(record)
+    x = np.asarray(x, dtype=float)
+    a = np.abs(x)
+    steps = np.maximum(np.ceil(a - 0.5), 0)
+    s = 0.5 - (1 - 2 * c) * (a - steps)
+    for k in range(int(steps.max()) if steps.size else 0):
+        live = steps > k
+        s[live] = np.asarray(f(1.0 - s[live]), dtype=float)
+    return np.where(x >= 0, 1.0 - s, s)
+
+
+def sample(record: TradeOff, n: int, seed: int | None = None):
+    """``n`` draws of the CND by inverse-CDF sampling (numpy's default generator, ``seed``)."""
+    import numpy as np
+    from derive.domains import parse_in
+    count = int(parse_in("samples", n, "samples"))
+    rng = np.random.default_rng(seed)
+    u = rng.random(count)
+    u[u == 0.0] = math.ulp(0.0)         # (0, 1): the generator can return 0
+    return quantile_fp(record, u)
