@@ -29,11 +29,19 @@ KNOWN = {
 }
 
 
-def _cases():
-    parser = build_parser()
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    cases = []
+def _commands(parser, prefix=()):
+    """(name, parser) of every leaf command, nested ones (compose pure|zcdp|fdp) included."""
+    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    if sub is None:
+        yield " ".join(prefix), parser
+        return
     for name, p in sub.choices.items():
+        yield from _commands(p, prefix + (name,))
+
+
+def _cases():
+    cases = []
+    for name, p in _commands(build_parser()):
         if name in SKIP:
             continue
         example = next(line.strip() for line in p.epilog.splitlines() if line.strip().startswith("dp-derive "))
@@ -71,8 +79,8 @@ def _outside(key, text) -> bool:
 
 
 def test_every_command_is_covered():
-    commands = {c[0].split()[0] for c in CASES}
-    assert len(commands) >= 12, commands
+    commands = {c[0].rsplit(" --", 1)[0] for c in CASES}
+    assert len(commands) >= 15, commands
 
 
 @pytest.mark.parametrize("label, argv, key, dest", CASES, ids=[c[0] for c in CASES])
@@ -81,7 +89,7 @@ def test_boundary(label, argv, key, dest):
     check_outcome(argv, rc, out, err)
     if label.endswith("repeated"):
         assert rc == 2 and "given twice" in err, err
-    elif key is not None and _outside(key, argv[argv.index(label.split()[1]) + 1]):
+    elif key is not None and _outside(key, argv[argv.index(label.split()[-2]) + 1]):
         assert rc == 2, f"{label}: outside {DOMAINS[key].describe()} but exit {rc}"
 
 

@@ -87,6 +87,7 @@ _CHOICE = re.compile(r"argument (\S+): invalid choice: '([^']*)' \(choose from (
 _EXPECTED = re.compile(r"argument (\S+): expected one argument")
 _REQUIRED = re.compile(r"the following arguments are required: (.*)")
 _NOT_ALLOWED = re.compile(r"argument (\S+): not allowed with argument (\S+)")
+_UNRECOGNIZED = re.compile(r"unrecognized arguments: (.*)")
 
 
 def _our_words(message: str) -> str:
@@ -106,6 +107,11 @@ def _our_words(message: str) -> str:
         first = m.group(1).split(",")[0].split()[0]
         name = first.lstrip("-").lower().replace("-", "_")
         return f"{name}: {first} is required (see --help)"
+    m = _UNRECOGNIZED.search(message)
+    if m:
+        first = m.group(1).split()[0]
+        name = first.lstrip("-").replace("-", "_") or first
+        return f"{name}: {first} is not an argument of this command (see its --help)"
     m = _NOT_ALLOWED.search(message)
     if m:
         a, b = (x.split("/")[0] for x in m.groups())

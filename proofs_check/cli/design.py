@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from derive.mechanisms.table import SELECT, with_capability
 
-from .common import UsageError, lookup, mechanism_help, number, output_parent, run_one, subparser
+from . import compose_fdp
+from .common import Parser, UsageError, lookup, mechanism_help, number, output_parent, run_one, subparser
 
 SELECT_MECHANISMS = with_capability(SELECT)
 TARGETS = ("rho", "rho-alpha0", "power")      # numeric.design.TARGETS; a test keeps them equal
@@ -28,28 +29,47 @@ _rho.__name__ = "rho"
 
 def register(sub):
     out = output_parent()
-    c = subparser(sub, "compose", "composition of pure DP, or of zCDP converted to (eps, delta)",
+    c = subparser(sub, "compose", "composition: pure DP, zCDP, or trade-off functions (fdp)",
                   "compose pure: k eps0-DP mechanisms by basic (k eps0, no delta needed), advanced "
                   "(Dwork-Rothblum-Vadhan 2010: eps0 sqrt(2 k log(1/delta)) + k eps0 (e^eps0 - 1); note that "
                   "dp_accounting's 'advanced composition' is the optimal Kairouz-Oh-Viswanath bound, our "
                   "--method optimal) or optimal (Kairouz-Oh-Viswanath / Murtagh-Vadhan) composition.\n"
                   "compose zcdp: k rho-zCDP releases are k rho-zCDP, converted to (eps, delta)-DP by "
-                  f"Canonne-Kamath-Steinke 2020 (cks, the default) or Bun-Steinke 2016.",
+                  f"Canonne-Kamath-Steinke 2020 (cks, the default) or Bun-Steinke 2016.\n"
+                  "compose fdp: the trade-off function of a composition (seed 004), as a certified two-sided "
+                  "bracket from the privacy-loss engine (numeric/pld.py).",
                   ["dp-derive compose pure --eps 0.1 --k 100 --method basic",
                    "dp-derive compose pure --eps 0.1 --k 100 --delta 1e-6 --method optimal",
-                   "dp-derive compose zcdp --rho 0.01 --k 50 --delta 1e-6"],
-                  parents=[out])
-    c.add_argument("kind", metavar="KIND", choices=("pure", "zcdp"), help="pure or zcdp")
-    c.add_argument("--eps", type=number("eps_positive", "eps"), default=None,
-                   help="eps0 > 0 of each pure-DP mechanism (compose pure)")
-    c.add_argument("--rho", type=_rho, default=None, help="rho >= 0 of each release, or inf (compose zcdp)")
-    c.add_argument("--k", type=number("k"), required=True, help="number of mechanisms, an integer >= 1")
-    c.add_argument("--delta", type=number("delta"), default=None,
-                   help="target delta in [0, 1) (not needed by --method basic)")
-    c.add_argument("--method", choices=METHODS, default=None, help="compose pure: basic, advanced or optimal")
-    c.add_argument("--conversion", choices=CONVERSIONS, default=None,
-                   help=f"compose zcdp: zCDP to (eps, delta) conversion (default {DEFAULT_CONVERSION})")
-    c.set_defaults(func=cmd_compose)
+                   "dp-derive compose zcdp --rho 0.01 --k 50 --delta 1e-6",
+                   "dp-derive compose fdp laplace --eps 0.1 --k 10 --at-delta 1e-6"])
+    kinds = c.add_subparsers(dest="kind", metavar="KIND", parser_class=Parser, required=True,
+                             help="pure, zcdp or fdp (each has its own --help)")
+    pure = subparser(kinds, "pure", "k eps0-DP mechanisms: basic, advanced or optimal composition",
+                     "(eps, delta) of k eps0-DP mechanisms.  --method advanced is Dwork-Rothblum-Vadhan's "
+                     "bound; dp_accounting's 'advanced composition' is the optimal (Kairouz-Oh-Viswanath) one, "
+                     "our --method optimal.  delta = 0 is k eps0 for basic and optimal.",
+                     ["dp-derive compose pure --eps 0.1 --k 100 --method basic",
+                      "dp-derive compose pure --eps 0.1 --k 100 --delta 1e-6 --method optimal"], parents=[out])
+    pure.add_argument("--eps", type=number("eps_positive", "eps"), required=True,
+                      help="eps0 > 0 of each pure-DP mechanism")
+    pure.add_argument("--k", type=number("k"), required=True, help="number of mechanisms, an integer >= 1")
+    pure.add_argument("--delta", type=number("delta"), default=None,
+                      help="target delta in [0, 1) (not needed by --method basic)")
+    pure.add_argument("--method", choices=METHODS, required=True, help="basic, advanced or optimal")
+    pure.set_defaults(func=cmd_compose)
+    zc = subparser(kinds, "zcdp", "k rho-zCDP releases converted to (eps, delta)-DP",
+                   "k rho-zCDP releases are k rho-zCDP (Bun-Steinke 2016), converted to (eps, delta)-DP by "
+                   f"Canonne-Kamath-Steinke 2020 (cks, the default) or Bun-Steinke 2016.  rho = 0 gives eps = 0; "
+                   "rho = inf or delta = 0 give eps = inf.",
+                   ["dp-derive compose zcdp --rho 0.01 --k 50 --delta 1e-6",
+                    "dp-derive compose zcdp --rho 0.5 --k 1 --delta 1e-5 --conversion bun-steinke"], parents=[out])
+    zc.add_argument("--rho", type=_rho, required=True, help="rho >= 0 of each release, or inf")
+    zc.add_argument("--k", type=number("k"), required=True, help="number of releases, an integer >= 1")
+    zc.add_argument("--delta", type=number("delta"), required=True, help="target delta in [0, 1)")
+    zc.add_argument("--conversion", choices=CONVERSIONS, default=None,
+                    help=f"zCDP to (eps, delta) conversion (default {DEFAULT_CONVERSION})")
+    zc.set_defaults(func=cmd_compose)
+    compose_fdp.register(kinds, out)
 
     s = subparser(sub, "select", "privacy-first choice of mu or eps",
                   "The parameter of a one-parameter mechanism that meets a disclosure target "
@@ -99,12 +119,6 @@ def cmd_compose(args):
 
     def compute():
         if args.kind == "pure":
-            if args.eps is None:
-                raise UsageError("eps: --eps is required for compose pure")
-            if args.rho is not None or args.conversion is not None:
-                raise UsageError("rho/conversion: --rho and --conversion apply to compose zcdp only")
-            if args.method is None:
-                raise UsageError("method: --method basic|advanced|optimal is required for compose pure")
             if args.method != "basic" and args.delta is None:
                 raise UsageError(f"delta: --delta is required for --method {args.method}")
             out = composition.compose_pure(args.eps, args.k, args.delta, args.method, digits)
@@ -112,12 +126,6 @@ def cmd_compose(args):
                        "eps": format_number(out["eps"], digits),
                        "delta": "0" if args.method == "basic" else args.delta}
         else:
-            if args.rho is None:
-                raise UsageError("rho: --rho is required for compose zcdp")
-            if args.eps is not None or args.method is not None:
-                raise UsageError("eps/method: --eps and --method apply to compose pure only")
-            if args.delta is None:
-                raise UsageError("delta: --delta is required for compose zcdp")
             conversion = args.conversion or DEFAULT_CONVERSION
             out = composition.zcdp_to_dp(args.rho, args.k, args.delta, conversion, digits)
             payload = {"kind": "zcdp", "rho": args.rho, "k": args.k, "delta": args.delta,
