@@ -98,3 +98,15 @@ def test_closed_pipe_is_quiet():
                           capture_output=True, text=True, timeout=120)
     assert proc.stdout.startswith("gaussian(mu=1)")
     assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr, proc.stderr
+
+
+def test_cli_copies_of_library_constants_agree():
+    """The CLI keeps a few names of the library so that --help needs no SymPy; they must agree."""
+    from numeric import composition, design, risk
+    from proofs_check.cli import design as cli_design
+    from proofs_check.cli import disclosure as cli_disclosure
+    assert cli_disclosure.DEFAULT_ALPHA0 == risk.DEFAULT_ALPHA0
+    assert cli_disclosure.DEFAULT_PRIOR == risk.DEFAULT_PRIOR
+    assert cli_design.TARGETS == design.TARGETS
+    assert cli_design.METHODS == composition.METHODS
+    assert cli_design.CONVERSIONS == composition.CONVERSIONS

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from derive.mechanisms.table import ATTACK, NAMES, with_capability
 
-from .common import (Records, UsageError, add_mechanism, add_points, combinations, lookup, mechanism_help,
-                     mechanism_params, number, output_parent, run_one, run_points, subparser)
+from .common import (UsageError, add_mechanism, add_points, combinations, mechanism_help, number, output_parent,
+                     run_one, run_points, setup, subparser)
 
 ATTACK_MECHANISMS = with_capability(ATTACK)
 
@@ -63,15 +63,14 @@ def _domain(key):
 
 
 def _setup(args, finite=False):
-    mechanism = lookup(args.mechanism)
-    given, _ = mechanism_params(args, mechanism)
+    mechanism, records, given, _ = setup(args)
     if finite:
         from derive.mechanisms.table import is_infinite
         for name, values in given.items():
             if any(is_infinite(v) for v in values):
                 raise UsageError(f"{name}=inf: {args.command} needs a finite {name} (the attack's threshold "
                                  "is not defined without noise)")
-    return mechanism, Records(args, mechanism), given
+    return mechanism, records, given
 
 
 def cmd_pr(args):

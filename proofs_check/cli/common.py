@@ -246,6 +246,13 @@ def mechanism_options(args, mechanism: Mechanism) -> dict:
     return {o.name: getattr(args, o.name, None) or o.default for o in mechanism.options}
 
 
+def setup(args, extra_allowed=()):
+    """(mechanism row, Records, {flag: values}, leftover) of a command that takes MECH PARAMS."""
+    mechanism = lookup(args.mechanism)
+    given, leftover = mechanism_params(args, mechanism, extra_allowed)
+    return mechanism, Records(args, mechanism), given, leftover
+
+
 class Records:
     """Build (and cache) the record of each combination of mechanism parameter values."""
 
@@ -429,7 +436,7 @@ def text(value) -> str:
     return value.strip() if isinstance(value, str) else str(value)
 
 
-__all__ = ["Parser", "subparser", "number", "numbers", "grid", "add_points", "add_mechanism",
+__all__ = ["Parser", "subparser", "setup", "number", "numbers", "grid", "add_points", "add_mechanism",
            "mechanism_params", "mechanism_options", "mechanism_help", "Records", "output_parent",
            "output_format", "Emitter", "emit_one", "run_points", "run_one", "combinations", "Heartbeat",
            "UsageError", "Once", "lookup", "FORMATS", "DEFAULT_DIGITS", "text"]

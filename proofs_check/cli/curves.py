@@ -3,8 +3,9 @@ profile and its formulas (issue #2 interface; batch points and ``--path`` from i
 
 from __future__ import annotations
 
-from .common import (MECHANISM_FLAGS, Records, UsageError, add_mechanism, add_points, combinations, emit_one, lookup,
-                     mechanism_help, mechanism_options, mechanism_params, output_parent, run_points, subparser)
+from .common import (MECHANISM_FLAGS, Records, UsageError, add_mechanism, add_points, combinations, emit_one,
+                     lookup, mechanism_help, mechanism_options, mechanism_params, output_parent, run_points, setup,
+                     subparser)
 
 PATHS = ("mp", "fp")
 
@@ -58,14 +59,8 @@ def register(sub):
     la.set_defaults(func=cmd_latex)
 
 
-def _setup(args, extra_allowed=()):
-    mechanism = lookup(args.mechanism)
-    given, leftover = mechanism_params(args, mechanism, extra_allowed)
-    return mechanism, Records(args, mechanism), given, leftover
-
-
 def cmd_tradeoff(args):
-    mechanism, records, given, _ = _setup(args)
+    mechanism, records, given, _ = setup(args)
     combos = combinations(args, mechanism.param_names + ("alpha",), given)
     if args.path == "fp":
         return run_points(args, combos, _fp_rows(records, mechanism, combos, "alpha"))
@@ -117,7 +112,7 @@ def _fp_rows(records, mechanism, combos, axis):
 
 
 def cmd_profile(args):
-    mechanism, records, given, leftover = _setup(args, extra_allowed=("eps", "delta"))
+    mechanism, records, given, leftover = setup(args, extra_allowed=("eps", "delta"))
     for name in ("eps", "delta"):
         explicit = getattr(args, f"at_{name}")
         if explicit is not None and name in leftover:

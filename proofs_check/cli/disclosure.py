@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from .common import (Records, add_mechanism, add_points, combinations, lookup, mechanism_help, mechanism_params,
-                     number, output_parent, run_one, run_points, subparser)
+from .common import (add_mechanism, add_points, combinations, mechanism_help, number, output_parent, run_one,
+                     run_points, setup, subparser)
 
 #: seed 000's defaults (numeric.risk.DEFAULT_ALPHA0 / DEFAULT_PRIOR hold the same values; a test keeps them equal)
 DEFAULT_ALPHA0 = "0.01"
@@ -70,9 +70,8 @@ def _fmt_all(out: dict, keys, digits) -> dict:
 
 def cmd_risk(args):
     from numeric import risk
-    mechanism = lookup(args.mechanism)
-    given, _ = mechanism_params(args, mechanism)
-    records, digits = Records(args, mechanism), args.digits
+    mechanism, records, given, _ = setup(args)
+    digits = args.digits
 
     def compute(c):
         record = records.get(c)
@@ -98,9 +97,8 @@ def cmd_risk(args):
 
 def cmd_posterior(args):
     from numeric import risk
-    mechanism = lookup(args.mechanism)
-    given, _ = mechanism_params(args, mechanism)
-    records, digits = Records(args, mechanism), args.digits
+    mechanism, records, given, _ = setup(args)
+    digits = args.digits
 
     def compute(c):
         record = records.get(c)
