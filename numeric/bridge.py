@@ -22,7 +22,6 @@ from functools import lru_cache
 from typing import Callable
 
 import mpmath
-import numpy as np
 import sympy as sp
 from mpmath.libmp import from_man_exp, mpf_div, round_nearest
 from sympy.codegen.cfunctions import expm1, log1p
@@ -356,9 +355,10 @@ def _fp_ready(expr: sp.Basic) -> sp.Basic:
 @lru_cache(maxsize=512)
 def compile_fp(expr: sp.Basic, args: tuple):
     """``lambdify(args, expr)`` over NumPy with scipy.special kernels for the heads."""
-    return sp.lambdify(args, _fp_ready(expr), modules=[kernels.FP, "numpy"])
+    return sp.lambdify(args, _fp_ready(expr), modules=[kernels.fp_table(), "numpy"])
 
 
 def fp_call(fn, *values):
+    import numpy as np
     with np.errstate(all="ignore"):
         return fn(*values)

@@ -21,10 +21,10 @@ mpmath ``ncdf`` (erfc for the small side).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
+from statistics import NormalDist
 
 import mpmath
-import numpy as np
-import scipy.special as sc
 
 def _log_sqrt_2pi():
     return mpmath.log(2 * mpmath.pi) / 2
@@ -117,9 +117,16 @@ def _newton_quantile(log_p, x0):
 
 
 def _float_start(log_p):
-    if log_p > -700:
-        return float(sc.ndtri(math.exp(float(log_p))))
-    return float(sc.ndtri_exp(float(log_p)))
+    """A float start for Newton on log Phi(x) = log_p (only its closeness matters: Newton corrects it).
+
+    The standard library's NormalDist quantile where p is a normal float; below, the first terms of
+    the asymptotic inversion of log Phi(x) ~ -x^2/2 - log(-x sqrt(2 pi)):
+    x ~ -sqrt(t - log(t) - log(2 pi)), t = -2 log_p.  (No numpy or scipy: the mp path loads neither.)"""
+    lp = float(log_p)
+    if lp > -700:
+        return NormalDist().inv_cdf(math.exp(lp)) if lp < 0 else 0.0
+    t = -2.0 * lp
+    return -math.sqrt(t - math.log(t) - math.log(2 * math.pi))
 
 
 def ndtri_lower(p):
@@ -180,6 +187,7 @@ MP_NAIVE = {"Phi": naive_ncdf, "PhiInv": naive_ndtri,
 
 
 def _fmax(*args):
+    import numpy as np
     out = args[0]
     for a in args[1:]:
         out = np.maximum(out, a)
@@ -187,12 +195,18 @@ def _fmax(*args):
 
 
 def _fmin(*args):
+    import numpy as np
     out = args[0]
     for a in args[1:]:
         out = np.minimum(out, a)
     return out
 
 
-#: SymPy head name -> float64 kernel (scipy.special)
-FP = {"Phi": sc.ndtr, "PhiInv": sc.ndtri, "LogPhi": sc.log_ndtr, "PhiInvExp": sc.ndtri_exp,
-      "expm1": np.expm1, "log1p": np.log1p, "_fmax": _fmax, "_fmin": _fmin}
+@lru_cache(maxsize=1)
+def fp_table() -> dict:
+    """SymPy head name -> float64 kernel (scipy.special); loaded on first use, so that the mp path
+    (and the command line's start-up) does not pay for importing numpy and scipy."""
+    import numpy as np
+    import scipy.special as sc
+    return {"Phi": sc.ndtr, "PhiInv": sc.ndtri, "LogPhi": sc.log_ndtr, "PhiInvExp": sc.ndtri_exp,
+            "expm1": np.expm1, "log1p": np.log1p, "_fmax": _fmax, "_fmin": _fmin}

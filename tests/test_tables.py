@@ -104,3 +104,11 @@ def test_the_cli_and_the_tables_load_without_sympy():
             "print(sorted(m for m in ('sympy', 'mpmath', 'numpy', 'scipy') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_the_mp_path_loads_neither_numpy_nor_scipy():
+    """tradeoff on the mp path starts in <= 0.6 s only if numpy/scipy (0.4 s) stay unloaded."""
+    code = ("import sys, derive; from numeric import mp; mp.tradeoff(derive.gaussian('1'), '1e-300', 20); "
+            "print(sorted(m for m in ('numpy', 'scipy') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
