@@ -69,6 +69,14 @@ def _summary(name, res):
     return rows
 
 
+def _kept_blocks() -> list[str]:
+    """Sections maintained by hand (between <!-- BEGIN x --> and <!-- END x -->) survive a run."""
+    import re
+    if not OUTPUT.exists():
+        return []
+    return re.findall(r"<!-- BEGIN .*? -->.*?<!-- END .*? -->\n?", OUTPUT.read_text(), flags=re.S)
+
+
 def main() -> None:
     started = datetime.datetime.now().astimezone()
     t0 = time.perf_counter()
@@ -106,7 +114,8 @@ def main() -> None:
               "## Summary of targets", "", "| part | target | value | result |", "|---|---|---|---|"]
     lines += [f"| {p} | {t} | {v} | {r} |" for p, t, v, r in summary]
     lines.append("")
-    OUTPUT.write_text("\n".join(lines) + "\n" + "\n".join(sections))
+    kept = _kept_blocks()
+    OUTPUT.write_text("\n".join(lines) + "\n" + "\n".join(sections) + ("\n" + "\n".join(kept) if kept else ""))
     print(f"wrote {OUTPUT} ({total:.1f} s)")
 
 
