@@ -35,11 +35,24 @@ def _agree(a, b, digits: int) -> bool:
     return mpmath.nstr(a, digits) == mpmath.nstr(b, digits)
 
 
+def check_digits(digits) -> int:
+    """``digits`` as an int in DOMAINS["digits"], else DomainError naming it."""
+    from derive.domains import DOMAINS
+    from derive.errors import DomainError
+    d = DOMAINS["digits"]
+    if isinstance(digits, bool) or not isinstance(digits, int) or not d.low <= digits <= d.high:
+        raise DomainError("digits", digits, d.describe())
+    return digits
+
+
 def verified(compute, digits: int, *, max_dps: int = MAX_DPS):
     """Return ``compute()`` with ``digits`` significant digits confirmed.
 
     ``compute`` takes no argument and evaluates at the ambient precision.
+    ``digits`` must be an integer in the domain table's range (``digits = 0`` would
+    "verify" nothing).
     """
+    check_digits(digits)
     dps = digits + GUARD
     with mpmath.workdps(dps):
         first = compute()

@@ -208,3 +208,14 @@ def test_mp_beyond_exp_overflow(name, args, fn, alpha):
         with mpmath.workdps(400):
             ref = mpmath.exp(800) / (1 + mpmath.exp(800))
             assert abs(got - ref) <= mpmath.mpf(10) ** -19
+
+
+@pytest.mark.parametrize("digits", [0, -1, 1001, 2.5, True, "15"])
+def test_api_digits_outside_the_domain_are_refused(digits):
+    """issue #11: the API accepted digits = 0 (a 'verification' of no digit)."""
+    import derive
+    from derive.errors import DomainError
+    from numeric import mp
+    with pytest.raises(DomainError) as exc:
+        mp.tradeoff(derive.gaussian("1"), "0.1", digits)
+    assert exc.value.parameter == "digits"
