@@ -141,14 +141,27 @@ def eps_at(record: TradeOff, delta, digits: int):
             return d.cmp(target) > 0
         return d > to_mpf(target)
 
+    power = compile_mp(record.bind(record.power))
+
+    def reachable():
+        """delta(eps) decreases to 1 - f(0) as eps -> inf (the alpha = 0 term of the supremum is 1 - f(0),
+        and the others vanish): a finite eps exists iff 1 - f(0) < delta.  Asked only once eps passes
+        2^24 (it used to answer inf there, silently: eps of G_10000 at 1e-5 is 5.0e7)."""
+        env = bound_env(record)
+        env[ALPHA] = ZERO
+        p0 = power(env)
+        return (p0.cmp(target) < 0) if isinstance(p0, Exact) else (p0 < to_mpf(target))
+
     def compute():
         if not above(ZERO):
             return ZERO
         lo, hi = mpmath.mpf(0), mpmath.mpf(1)
         while above(hi):
             lo, hi = hi, hi * 2
-            if hi > 2**24:
+            if hi == 2**24 and not reachable():
                 return mpmath.mpf("inf")
+            if hi > mpmath.mpf(2) ** 1000:
+                raise ArithmeticError("eps(delta): no eps below 2^1000 reaches the target")
         # stop a few ulps above the working precision (never below one ulp)
         tol = mpmath.ldexp(1, -mpmath.mp.prec + 6)
         for _ in range(mpmath.mp.prec + 64):

@@ -1,0 +1,37 @@
+"""eps(delta) beyond eps = 2^24 (issue #11: `profile gaussian --mu 1e4 --at-delta 1e-5` printed inf).
+
+Reference: Newton's method on the GDP profile written here from Dong-Roth-Su Cor. 2.13,
+delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2), with its derivative
+delta'(eps) = -e^eps Phi(-eps/mu - mu/2), at 60 digits; the root is then confirmed by a sign change of
+delta - target within 1e-30 relative (the code bisects, on the record's compiled profile).
+"""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+
+import derive
+from numeric import mp
+
+
+@pytest.mark.parametrize("mu, delta", [("1e4", "1e-5"), ("3e4", "1e-10")])
+def test_large_eps_is_finite(mu, delta):
+    with mpmath.workdps(60):
+        m, d = mpmath.mpf(mu), mpmath.mpf(delta)
+
+        def gap(e):
+            return mpmath.ncdf(-e / m + m / 2) - mpmath.exp(e) * mpmath.ncdf(-e / m - m / 2) - d
+        ref = m * m / 2      # delta > target here; Newton on a convex decreasing gap from the left stays left
+        for _ in range(60):
+            ref -= gap(ref) / (-mpmath.exp(ref) * mpmath.ncdf(-ref / m - m / 2))
+        assert gap(ref * (1 - mpmath.mpf("1e-30"))) > 0 > gap(ref * (1 + mpmath.mpf("1e-30")))
+    got = mp.profile_eps(derive.gaussian(mu), delta, 20)
+    assert abs(got / ref - 1) < mpmath.mpf("1e-19")
+
+
+def test_unreachable_delta_is_inf():
+    # f_{1, 0.1}: delta(eps) >= 1 - f(0) = 0.1 for every eps, so eps(0.05) = inf
+    assert mpmath.isinf(mp.profile_eps(derive.approx_dp("1", "0.1"), "0.05", 15))
+    # and eps(0.1) too: delta(eps) > 0.1 at every finite eps? no: f_{1,0.1} reaches 0.1 at eps = 1
+    assert mp.profile_eps(derive.approx_dp("1", "0.1"), "0.1", 15) == 1
