@@ -46,14 +46,47 @@ def threshold_expr(record: TradeOff) -> sp.Expr:
 
 
 def pr(record: TradeOff, alpha, digits: int = 15, weight=None) -> dict:
-    """precision, 1 - precision, recall and threshold of the NP attack at level alpha."""
+    """precision, 1 - precision, recall and threshold of the NP attack at level alpha.
+
+    Limits, answered with a ``note``: at alpha = 0 with 1 - f(0) = 0, precision R/(R + w alpha) is
+    0/0 and its limit alpha -> 0+ is rho/(rho + w), rho = lim (1 - f(alpha))/alpha (seed 000's
+    relative risk, derive.risk.rho: e^eps for Laplace, inf for the Gaussian, so precision 1), and
+    the threshold tends to +inf.  With no noise parameter (eps = 0, a perfectly private mechanism)
+    every threshold gives the same test: the threshold is None.
+    """
     env = _env(record, weight=weight)
-    env[sy.alpha] = alpha_exact(alpha)
-    out = {"precision": evaluate_env(A.precision(record), env, digits),
-           "one_minus_precision": evaluate_env(A.one_minus_precision(record), env, digits),
-           "recall": evaluate_env(record.power, env, digits)}
+    a = alpha_exact(alpha)
+    env[sy.alpha] = a
+    notes = []
+    recall = evaluate_env(record.power, env, digits)
+    if a.p == 0 and recall == 0:
+        from derive import risk as R
+        rho = R.rho(record).value
+        w = env[A.w].to_rational()
+        if rho is sp.oo:
+            prec, miss = mpmath.mpf(1), mpmath.mpf(0)      # exactly: rho = inf
+        else:
+            prec = evaluate_env(rho / (rho + w), {}, digits)
+            miss = evaluate_env(w / (rho + w), {}, digits)
+        out = {"precision": prec, "one_minus_precision": miss, "recall": recall}
+        notes.append("alpha = 0: precision is the limit alpha -> 0+, rho/(rho + w) with rho = " + str(rho).replace("oo", "inf"))
+    else:
+        out = {"precision": evaluate_env(A.precision(record), env, digits),
+               "one_minus_precision": evaluate_env(A.one_minus_precision(record), env, digits),
+               "recall": recall}
     theta = threshold_expr(record)
-    out["threshold"] = evaluate_env(theta, env, digits) if theta is not None else None
+    noiseless = any(v == 0 for v in record.values.values()) and record.name in ("laplace", "classical-gaussian")
+    if theta is None or noiseless:
+        out["threshold"] = None
+        if noiseless:
+            notes.append("eps = 0: no privacy loss, every threshold gives the same test (threshold undefined)")
+    elif a.p == 0:
+        out["threshold"] = mpmath.mpf("inf")
+        notes.append("alpha = 0: the threshold tends to +inf")
+    else:
+        out["threshold"] = evaluate_env(theta, env, digits)
+    if notes:
+        out["note"] = "; ".join(notes)
     return out
 
 

@@ -45,6 +45,17 @@ def check_digits(digits) -> int:
     return digits
 
 
+def _attempt(compute, dps):
+    """compute() at ``dps`` digits; a division by an intermediate that rounded to 0 (e.g. 1 + 1e-600 - 1
+    at 25 digits) is a failure of this precision, not of the formula: it returns NaN, which never
+    agrees, so the next precision is tried."""
+    with mpmath.workdps(dps):
+        try:
+            return compute()
+        except ZeroDivisionError:
+            return mpmath.mpf("nan")
+
+
 def verified(compute, digits: int, *, max_dps: int = MAX_DPS):
     """Return ``compute()`` with ``digits`` significant digits confirmed.
 
@@ -54,14 +65,12 @@ def verified(compute, digits: int, *, max_dps: int = MAX_DPS):
     """
     check_digits(digits)
     dps = digits + GUARD
-    with mpmath.workdps(dps):
-        first = compute()
+    first = _attempt(compute, dps)
     if isinstance(first, Exact):
         return first
     dps = dps + max(GUARD, dps // 2)
     while True:
-        with mpmath.workdps(dps):
-            second = compute()
+        second = _attempt(compute, dps)
         if isinstance(second, Exact):
             return second
         if _agree(first, second, digits):

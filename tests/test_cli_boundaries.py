@@ -23,10 +23,7 @@ from test_cli_fuzz import check_outcome, run_in_process
 SKIP = {"check", "reproduce"}
 VALUES = ["0", "1e-300", "1e300", "inf", "nan", "-1", "abc"]
 #: known defects, kept visible as strict xfails until fixed (each names its issue item)
-_ATTACK = "numeric/attack.py: eps = 0 / alpha = 0 / tiny beta divide by zero (issue #11 item 4, in progress)"
-KNOWN = {
-    "pr --eps 0": _ATTACK, "pr --alpha 0": _ATTACK, "fscore --beta 1e-300": _ATTACK,
-}
+KNOWN: dict = {}
 
 
 def _commands(parser, prefix=()):

@@ -82,12 +82,14 @@ def cmd_pr(args):
         record = records.get(c)
         out = attack.pr(record, c["alpha"], digits)
         payload = {"mechanism": mechanism.name, "params": records.shown(c), "alpha": c["alpha"], "digits": digits,
-                   **{k: fmt(out[k], digits) for k in ("precision", "one_minus_precision", "recall", "threshold")}}
+                   **{k: fmt(out[k], digits) for k in ("precision", "one_minus_precision", "recall")},
+                   "threshold": None if out["threshold"] is None else fmt(out["threshold"], digits)}
         if out.get("note"):
             payload["note"] = out["note"]
-        return payload, [f"{record}  alpha = {c['alpha']}", f"precision = {payload['precision']}",
+        return payload, ([f"{record}  alpha = {c['alpha']}", f"precision = {payload['precision']}",
                          f"recall    = {payload['recall']}",
-                         f"threshold = {payload['threshold']} (units of Delta Q above Q(D'))"]
+                         f"threshold = {payload['threshold'] or 'undefined'} (units of Delta Q above Q(D'))"]
+                         + ([f"note: {payload['note']}"] if "note" in payload else []))
     return run_points(args, combinations(args, mechanism.param_names + ("alpha",), given), compute)
 
 

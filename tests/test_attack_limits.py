@@ -1,0 +1,47 @@
+"""pr at the edges (issue #11: ZeroDivisionError at eps = 0 and alpha = 0) and F_beta at beta = 1e-300.
+
+References (seed 001 definitions, evaluated here by hand): precision = R/(R + w alpha) with
+R = 1 - f(alpha).  Laplace(eps) has R = e^eps alpha for alpha <= e^-eps/2, so precision is
+e^eps/(e^eps + w) there, also in the limit alpha -> 0+; eps = 0 has R = alpha, precision 1/(1 + w);
+the Gaussian has R/alpha -> inf, precision -> 1.  As beta -> 0, F_beta -> precision, whose maximum
+for Laplace(eps) is e^eps/(e^eps + 1) (w = 1).
+"""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+
+import derive
+from numeric import attack
+
+
+@pytest.mark.parametrize("eps", ["0.5", "1", "3"])
+def test_laplace_precision_at_alpha_zero(eps):
+    out = attack.pr(derive.laplace(eps), "0", 20)
+    with mpmath.workdps(30):
+        e = mpmath.exp(mpmath.mpf(eps))
+        assert abs(out["precision"] - e / (e + 1)) < mpmath.mpf("1e-18")
+    assert mpmath.isinf(out["threshold"]) and "alpha = 0" in out["note"]
+    # the limit agrees with a small positive alpha on the plateau (alpha <= e^-eps/2)
+    near = attack.pr(derive.laplace(eps), "1e-30", 20)["precision"]
+    assert abs(near - out["precision"]) < mpmath.mpf("1e-18")
+
+
+def test_no_noise_parameter_zero():
+    for rec in (derive.laplace("0"), derive.classical_gaussian("0", "1e-5")):
+        out = attack.pr(rec, "0.1", 20)
+        assert abs(out["precision"] - mpmath.mpf("0.5")) < mpmath.mpf("1e-18")       # 1/(1 + w), w = 1
+        assert out["threshold"] is None and "eps = 0" in out["note"]
+
+
+def test_gaussian_precision_tends_to_one():
+    out = attack.pr(derive.classical_gaussian("1", "1e-5"), "0", 20)
+    assert out["precision"] == 1 and out["one_minus_precision"] == 0
+
+
+def test_fscore_at_tiny_beta_is_the_best_precision():
+    out = attack.fscore_optimum(derive.laplace("1"), "1e-300", 20)
+    with mpmath.workdps(30):
+        e = +mpmath.e
+        assert abs(out["fscore"] - e / (e + 1)) < mpmath.mpf("1e-18")
