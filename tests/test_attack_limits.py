@@ -45,3 +45,43 @@ def test_fscore_at_tiny_beta_is_the_best_precision():
     with mpmath.workdps(30):
         e = +mpmath.e
         assert abs(out["fscore"] - e / (e + 1)) < mpmath.mpf("1e-18")
+
+
+def _plain_fscore_argmax(mu, start):
+    """argmax of F_1(alpha) = 2 R / (R + alpha + 1), R = Phi(Phi^{-1}(alpha) + mu), written here with
+    mpmath's erfinv, maximised by findroot on mpmath.diff at 60 digits (a different method from the
+    code's bisection on its first-order condition in t)."""
+    with mpmath.workdps(60):
+        def F(a):
+            R = mpmath.ncdf(mpmath.sqrt(2) * mpmath.erfinv(2 * a - 1) + mu)
+            return 2 * R / (R + a + 1)
+        a = mpmath.findroot(lambda x: mpmath.diff(F, x), start)
+        return a, F(a)
+
+
+def test_gaussian_fscore_optimum_to_30_digits():
+    """issue #11 item 4: threshold and alpha* carried ~15 correct digits (golden section)."""
+    mu = mpmath.mpf(1)
+    out = attack.fscore_optimum(derive.gaussian("1"), "1", 30)
+    a, f = _plain_fscore_argmax(mu, mpmath.mpf("0.7"))
+    with mpmath.workdps(60):
+        assert abs(out["alpha"] / a - 1) < mpmath.mpf("1e-28")
+        assert abs(out["fscore"] / f - 1) < mpmath.mpf("1e-29")
+        theta = -mpmath.sqrt(2) * mpmath.erfinv(2 * a - 1) / mu        # -PhiInv(alpha*)/mu
+        assert abs(out["threshold"] / theta - 1) < mpmath.mpf("1e-27")
+
+
+def test_classical_gaussian_interior_maximum():
+    """issue #11: eps = 0.1, delta = 1e-10 was reported at alpha = 1 (threshold -inf); the maximum is
+    interior with threshold ~ -3222.495.  Reference: the same first-order condition solved by mpmath
+    findroot (secant) in t at 80 digits, written here from R = Phi(mu - t), A = Phi(-t):
+    mu t - mu^2/2 = log(Phi(mu - t) / (Phi(-t) + 1)) (w = beta = 1)."""
+    with mpmath.workdps(80):
+        mu = mpmath.mpf("0.1") / mpmath.sqrt(2 * mpmath.log(mpmath.mpf("1.25") / mpmath.mpf("1e-10")))
+        t = mpmath.findroot(lambda t: mu * t - mu ** 2 / 2 - mpmath.log(mpmath.ncdf(mu - t) / (mpmath.ncdf(-t) + 1)),
+                            mpmath.mpf(-47))
+        theta = t / mu
+    out = attack.fscore_optimum(derive.classical_gaussian("0.1", "1e-10"), "1", 20)
+    assert out["branch"] == "interior"
+    assert abs(out["threshold"] / theta - 1) < mpmath.mpf("1e-18")
+    assert abs(out["threshold"] + mpmath.mpf("3222.495")) < mpmath.mpf("0.001")
