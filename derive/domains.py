@@ -80,8 +80,8 @@ DOMAINS: dict[str, Domain] = {
     "alpha0": D(0, 1, low_open=True, meaning="reference level alpha0 in (0, 1]"),
     "alpha0_open": D(0, 1, low_open=True, high_open=True, meaning="reference level alpha0 in (0, 1)"),
     "prior": D(0, 1, low_open=True, high_open=True, meaning="prior probability of membership, in (0, 1)"),
-    "at_eps": D(0, None, meaning="the eps at which delta(eps) is evaluated"),
-    "at_delta": D(0, 1, high_open=True, meaning="the delta at which eps(delta) is evaluated"),
+    "at_eps": D(None, None, meaning="the eps at which delta(eps) is evaluated (any real; eps < 0 is allowed)"),
+    "at_delta": D(0, 1, meaning="the delta at which eps(delta) is evaluated, in [0, 1]"),
     "y": D(None, None, meaning="argument of the convex conjugate"),
     # attack (seed 001)
     "beta_f": D(0, None, low_open=True, meaning="weight beta > 0 of recall in F_beta"),

@@ -92,11 +92,13 @@ def _sup_concave(record: TradeOff, slope_fn):
     return compute
 
 
-def _delta_maker(record: TradeOff):
+def _delta_maker(record: TradeOff, definition: bool = False):
     """e -> compute() of delta at eps = e (an Exact or an mpf): the closed form, else the supremum.
 
-    The record's profile is bound and compiled once (eps_at calls this hundreds of times)."""
-    if record.profile is not None:
+    The record's profile is bound and compiled once (eps_at calls this hundreds of times).
+    ``definition=True`` always takes the supremum 1 + f*(-e^eps) (the closed forms are derived
+    for eps >= 0; the definition holds for every real eps)."""
+    if record.profile is not None and not definition:
         fn = compile_mp(record.bind(record.profile))
         return lambda e: (lambda: fn({eps_prime: e}))
 
@@ -115,8 +117,13 @@ def _delta_of(record: TradeOff, e):
 
 
 def delta_at(record: TradeOff, eps):
-    """compute() of delta(eps) for the record."""
-    return _delta_of(record, exact_of(parse("eps", eps, 0)))
+    """compute() of delta(eps) for the record, eps any real number.
+
+    For eps < 0, delta(eps) = sup_alpha 1 - f(alpha) - e^eps alpha = 1 + f*(-e^eps) is still the
+    hockey-stick divergence (peers' tests use it: 0.67881797 for G_1 at eps = -1); it is computed
+    from that definition, since the records' closed forms are stated for eps >= 0."""
+    e = parse("eps", eps)
+    return _delta_maker(record, definition=e < 0)(exact_of(e))
 
 
 def conjugate_at(record: TradeOff, y):
@@ -132,7 +139,7 @@ def conjugate_at(record: TradeOff, y):
 
 def eps_at(record: TradeOff, delta, digits: int):
     """compute() of eps(delta) = inf{eps >= 0 : delta(eps) <= delta}."""
-    target = exact_of(parse("delta", delta, 0, 1, high_open=True))
+    target = exact_of(parse("delta", delta, 0, 1))     # delta = 1: eps = 0 (delta(0) <= 1 always)
     delta_of = _delta_maker(record)
 
     def above(e):

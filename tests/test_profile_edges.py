@@ -35,3 +35,30 @@ def test_unreachable_delta_is_inf():
     assert mpmath.isinf(mp.profile_eps(derive.approx_dp("1", "0.1"), "0.05", 15))
     # and eps(0.1) too: delta(eps) > 0.1 at every finite eps? no: f_{1,0.1} reaches 0.1 at eps = 1
     assert mp.profile_eps(derive.approx_dp("1", "0.1"), "0.1", 15) == 1
+
+
+def test_negative_eps_gaussian():
+    # dp_accounting's test expects 0.67881797 for mu = 1 at eps = -1; the closed form
+    # Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) holds for every real eps (hockey stick of N(mu,1) vs N(0,1))
+    with mpmath.workdps(40):
+        ref = mpmath.ncdf(mpmath.mpf("1.5")) - mpmath.exp(-1) * mpmath.ncdf(mpmath.mpf("0.5"))
+    got = mp.profile_delta(derive.gaussian("1"), "-1", 25)
+    assert abs(got / ref - 1) < mpmath.mpf("1e-24")
+
+
+def test_negative_eps_laplace_by_direct_integration():
+    """delta(eps) = integral of (q - e^eps p)_+ for P = Lap(0, 1), Q = Lap(1, 1) (f = T(P, Q)),
+    by mpmath.quad split at the kinks 0 and 1 and at the crossing of q and e^eps p."""
+    eps = mpmath.mpf("-0.5")
+    with mpmath.workdps(40):
+        p = lambda x: mpmath.exp(-abs(x)) / 2          # noqa: E731
+        q = lambda x: mpmath.exp(-abs(x - 1)) / 2      # noqa: E731
+        # on (0, 1): q/p = e^{2x - 1}; it exceeds e^eps for x > (1 + eps)/2; for x >= 1, q/p = e > e^eps
+        x0 = (1 + eps) / 2
+        ref = mpmath.quad(lambda x: q(x) - mpmath.exp(eps) * p(x), [x0, 1, mpmath.inf])
+    got = mp.profile_delta(derive.laplace("1"), "-0.5", 25)
+    assert abs(got / ref - 1) < mpmath.mpf("1e-22")
+
+
+def test_delta_one_is_eps_zero():
+    assert mp.profile_eps(derive.gaussian("1"), "1", 15) == 0

@@ -136,6 +136,8 @@ def _exact_limit(kind, args):
     from derive.exact import rational
     if kind in ("pure", "no-pure"):
         return {"eps": args._pure_eps if kind == "pure" else "inf"}
+    if kind == "delta-one":
+        return {"eps": 0}
     if kind == "identity":
         if args.alpha is not None:
             beta = 1 - rational("alpha", args.alpha)
@@ -160,6 +162,8 @@ def cmd_fdp(args):
     components, limit = _components(plan)
     if limit is None and args.at_delta is not None and float(args.at_delta) == 0:
         limit = _delta_zero(plan, args)
+    if limit is None and args.at_delta is not None and float(args.at_delta) == 1:
+        limit = "delta-one"
     digits = min(args.digits, 15)
 
     def fmt(v):
@@ -210,7 +214,8 @@ def _limit_payload(limit, args, shown, t0):
     what = {"identity": "every component has parameter 0: f = Id, perfect privacy",
             "no-privacy": "a component has an infinite parameter: f = 0, no privacy",
             "pure": "delta = 0: the composition of pure-DP steps is pure, eps = the sum of k eps",
-            "no-pure": "delta = 0: a Gaussian or (eps, delta > 0) step is not pure DP, eps = inf"}[limit]
+            "no-pure": "delta = 0: a Gaussian or (eps, delta > 0) step is not pure DP, eps = inf",
+            "delta-one": "delta = 1: every mechanism is (0, 1)-DP, eps = 0"}[limit]
     payload = {**shown, "method": "exact", "certified": True, "note": what}
     for key, value in values.items():
         payload.update({key: value, f"{key}_lower": value, f"{key}_upper": value})

@@ -134,7 +134,9 @@ def cmd_profile(args):
 
     def compute(c):
         record = records.get(c)
-        method = "closed form" if record.profile is not None else "numerical supremum of 1 - f - e^eps alpha"
+        negative = axis == "at_eps" and c["at_eps"].startswith("-") and float(c["at_eps"]) < 0
+        method = ("closed form" if record.profile is not None and not negative
+                  else "numerical supremum of 1 - f - e^eps alpha" + (" (eps < 0)" if negative else ""))
         base = {"mechanism": mechanism.name, "params": records.shown(c)}
         if axis == "at_eps":
             payload = {**base, "eps": c["at_eps"], "delta": fmt(mp.profile_delta(record, c["at_eps"], digits), digits),
