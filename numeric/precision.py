@@ -19,6 +19,8 @@ from .bridge import Exact, compile_mp
 
 GUARD = 10
 MAX_DPS = 20000
+#: a division by zero still there at this working precision is an exact one (it is then raised)
+ZERO_DIVISION_DPS = 1000
 
 
 def _agree(a, b, digits: int) -> bool:
@@ -45,15 +47,20 @@ def check_digits(digits) -> int:
     return digits
 
 
+class _ZeroDivision:
+    """compute() divided by zero at this precision."""
+
+
 def _attempt(compute, dps):
     """compute() at ``dps`` digits; a division by an intermediate that rounded to 0 (e.g. 1 + 1e-600 - 1
-    at 25 digits) is a failure of this precision, not of the formula: it returns NaN, which never
-    agrees, so the next precision is tried."""
+    at 25 digits) is a failure of this precision, not of the formula: the next precision is tried.
+    A division by zero that persists up to ZERO_DIVISION_DPS digits is taken as exact (0/0 at
+    alpha = 0, say) and raised."""
     with mpmath.workdps(dps):
         try:
             return compute()
         except ZeroDivisionError:
-            return mpmath.mpf("nan")
+            return _ZeroDivision
 
 
 def verified(compute, digits: int, *, max_dps: int = MAX_DPS):
@@ -71,9 +78,15 @@ def verified(compute, digits: int, *, max_dps: int = MAX_DPS):
     dps = dps + max(GUARD, dps // 2)
     while True:
         second = _attempt(compute, dps)
+        if second is _ZeroDivision:
+            if dps >= ZERO_DIVISION_DPS:
+                raise ZeroDivisionError(f"division by zero up to {dps} digits of working precision "
+                                        "(an exact 0 divisor, such as 0/0 at alpha = 0)")
+            first, dps = second, min(2 * dps, max_dps)
+            continue
         if isinstance(second, Exact):
             return second
-        if _agree(first, second, digits):
+        if first is not _ZeroDivision and _agree(first, second, digits):
             return second
         if dps >= max_dps:
             raise PrecisionExhausted(
