@@ -171,6 +171,8 @@ def eps_at(record: TradeOff, delta, digits: int):
                 raise ArithmeticError("eps(delta): no eps below 2^1000 reaches the target")
         # stop a few ulps above the working precision (never below one ulp)
         tol = mpmath.ldexp(1, -mpmath.mp.prec + 6)
+        if slope is not None:
+            return _newton_in_bracket(lo, hi, tol)
         for _ in range(mpmath.mp.prec + 64):
             if hi - lo <= tol * hi:
                 break
@@ -179,6 +181,38 @@ def eps_at(record: TradeOff, delta, digits: int):
                 lo = mid
             else:
                 hi = mid
+        return hi
+
+    # a closed-form profile: Newton on log delta(eps) = log(target) inside the bracket (delta is
+    # decreasing in eps), with the derivative of the profile taken by SymPy; a step that leaves the
+    # bracket, or a delta that is not positive, falls back to bisection.  ~10 steps instead of ~170.
+    slope = None
+    if record.profile is not None:
+        value = compile_mp(record.bind(record.profile))
+        slope = compile_mp(sp.diff(record.bind(record.profile), eps_prime))
+
+    def _newton_in_bracket(lo, hi, tol):
+        log_t = mpmath.log(to_mpf(target))
+        x = (lo + hi) / 2
+        for _ in range(mpmath.mp.prec + 64):
+            d = to_mpf(value({eps_prime: x}))
+            if d > to_mpf(target):
+                lo = x
+            else:
+                hi = x
+            if hi - lo <= tol * hi:
+                return hi
+            step = None
+            if d > 0:
+                dd = to_mpf(slope({eps_prime: x}))
+                if dd < 0:
+                    step = (mpmath.log(d) - log_t) * d / dd
+            nxt = x - step if step is not None else None
+            if nxt is None or not lo < nxt < hi:
+                nxt = (lo + hi) / 2
+            elif abs(step) <= tol * abs(x):
+                return nxt
+            x = nxt
         return hi
     return compute
 
