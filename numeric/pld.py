@@ -129,7 +129,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 import mpmath
@@ -414,7 +414,6 @@ def _lower_hull(model, h, knots, SP, SQ, QA) -> StepMeasure:
 def _verify_lower(h, knots, mass, w, K, sp0_lo):
     """Check D~(s_i) <= w_i (i <= K) and total <= sp0_lo with a rigorous float recursion of
     non-negative terms.  Returns (ok, scale): scale < 1 if masses must be scaled down."""
-    from flint import arb
     n = len(knots)
     # factors e^{-d} and 1 - e^{-d} for the gaps, upper bounds
     cache = {}
@@ -620,10 +619,6 @@ def compose_fft(items, h: Fraction, lam: float, eps_hint=None, width=None) -> Co
                     mean, sig)
 
 
-def _coeff(x_arb_expr):
-    return x_arb_expr
-
-
 def grid_bounds(comp: Composed):
     """log of certified bounds on delta_fin at every window grid point eps = l_i (i = 0..N-1),
     without the +inf term: (log_upper, log_lower) arrays.  For an upper composition only the upper
@@ -703,7 +698,6 @@ class Composition:
         # direction d of the composition: direction d of each mechanism (symmetric ones repeat)
         self.directions = list(range(ndir))
         self._cache = {}
-        self._cgf_cache = {}
         self._meas_cache = {}
 
     # grid -------------------------------------------------------------------------------------
@@ -734,48 +728,6 @@ class Composition:
     # pieces -----------------------------------------------------------------------------------
     def _models(self, d):
         return [(m.directions[min(d, len(m.directions) - 1)], k) for m, k in self.entries]
-
-    def _cgf(self, d, lam_hint):
-        """Float composed CGF K(lam) of direction d from coarse heuristic cells."""
-        key = (d, round(lam_hint, 1))
-        if key in self._cgf_cache:
-            return self._cgf_cache[key]
-        parts = []
-        for model, k in self._models(d):
-            A0, B0 = model.rough_range(lam_hint)
-            A0, B0 = max(A0, -1e6), min(B0, 1e6)
-            Mc = 4096
-            Hc = (B0 - A0) / Mc
-            grid = A0 + Hc * np.arange(1, Mc + 1)
-            lm = model.log_cell_float(grid, Hc)
-            lm = np.where(np.isfinite(lm), lm, -np.inf)
-            ctr = grid - Hc / 2
-            ok = np.isfinite(lm)
-            # refine the bulk (relative mass > e^-60) with 8192 finer cells
-            bulk = np.nonzero(lm > np.max(lm[ok]) - 60)[0]
-            a, b = A0 + bulk[0] * Hc, A0 + (bulk[-1] + 1) * Hc
-            Hf = (b - a) / 8192
-            gf = a + Hf * np.arange(1, 8193)
-            lf = model.log_cell_float(gf, Hf)
-            lf = np.where(np.isfinite(lf), lf, -np.inf)
-            outside = ok & ((ctr < a) | (ctr > b))
-            c_all = np.concatenate([ctr[outside], (gf - Hf / 2)[np.isfinite(lf)]])
-            l_all = np.concatenate([lm[outside], lf[np.isfinite(lf)]])
-            parts.append((c_all, l_all, k))
-
-        def K(lam):
-            v = 0.0
-            m1 = 0.0
-            for c, lm, k in parts:
-                a = lm + lam * c
-                mx = np.max(a)
-                w = np.exp(a - mx)
-                s = w.sum()
-                v += k * (mx + math.log(s))
-                m1 += k * float((w * c).sum() / s)
-            return v, m1
-        self._cgf_cache[key] = K
-        return K
 
     def _measures(self, d, lam_knots):
         """(upper, lower) step measures of direction d, knots placed for tilts up to lam_knots."""
