@@ -143,6 +143,8 @@ A1 = 1e-12          # relative slack for numpy exp/log (assumption A1)
 LOGSLACK = 1e-9     # relative slack on the final values (log-space float arithmetic)
 TW = 1e-15          # twiddle error (assumption A2)
 FFT_SAFETY = 10.0
+#: below this a float64 value may be subnormal (relative precision lost): not trusted as a bound
+TINY_NORMAL = 1e-290
 
 
 # ----------------------------------------------------------------------------------------------
@@ -185,6 +187,8 @@ class TradeoffResult:
     certified: bool = True
     seconds: float = 0.0
     reason: str = ""
+    #: certified lower end of the power 1 - f(alpha) (kept apart: 1 - beta_upper loses it near 1)
+    power_lower: object = None
 
 
 # ----------------------------------------------------------------------------------------------
@@ -654,7 +658,14 @@ def grid_bounds(comp: Composed):
     l = (comp.W0 + np.arange(n)) * hf
     scale = comp.C - lam * l
     with np.errstate(divide="ignore", invalid="ignore"):
-        up = scale + np.log(np.maximum(T + base_err, 0))
+        # Far below the tilt centre the recursion's factors e^{-lam h} underflow (float64 has no
+        # numbers below 2^-1074), so T + base_err can come out as 0 or a subnormal although the
+        # true value is positive: there the tilted scale carries no information and the upper
+        # value falls back to the trivial bound delta_fin <= P(L finite) (log_total).  Found by
+        # the exact Laplace route: 10 x Laplace(0.1) at alpha = 1e-10 was "certified" at
+        # power 1.2e-10 against the exact e * 1e-10.
+        tv = T + base_err
+        up = np.where(tv > TINY_NORMAL, scale + np.log(np.where(tv > TINY_NORMAL, tv, 1.0)), comp.log_total)
         up = np.logaddexp(up, comp.C - lam * (comp.W0 + n) * hf + comp.log_above)
         lo_v = T - base_err - math.exp(min(comp.log_alias, 700))
         lo = np.where(lo_v > 0, scale + np.log(np.where(lo_v > 0, lo_v, 1)), -np.inf)
@@ -986,10 +997,14 @@ class Composition:
         notes = []
         per = []
         lo_i, hi_i = None, None
+        tops = []
         for d in self.directions:
             lam, eg, bucket = self._tilt_for(d, la, "alpha")
             cu, cl, gu, gl, nt = self._composed(d, lam, eg, bucket)
             notes += nt
+            # the pessimistic measure's largest finite loss: above it its delta is its +inf mass
+            ups_d, _, _ = self._measures(d, bucket)
+            tops.append((sum(k * int(m.knots[-1]) for m, k in ups_d) * self.h, cu.log_inf))
             per.append((d, lam, eg, bucket))
             a, b = cu.W0, cu.W0 + len(gu)
             lo_i = a if lo_i is None else max(lo_i, a)
@@ -1011,6 +1026,16 @@ class Composition:
         j = int(np.argmin(objU))
         # power upper: value at the best grid point (any eps gives an upper bound), certified form
         pu = self._exp_up(objU[j])
+        # at eps = the largest finite loss of every pessimistic measure, delta_upper is the +inf
+        # mass: power <= P(+inf) + e^top alpha (tight when alpha sits in the top atom)
+        top = max(t for t, _ in tops)
+        log_inf = max(li for _, li in tops)
+        with mpmath.workprec(80):
+            cand = mpmath.exp(mpmath.mpf(top.numerator) / top.denominator) * (mpmath.mpf(al.numerator) / al.denominator)
+            if np.isfinite(log_inf):
+                cand += self._exp_up(log_inf)
+            cand *= 1 + mpmath.mpf(2) ** -60
+        pu = min(pu, cand)
         # power lower: exact minimum over cells of max over directions of the lines through the
         # lower end-point values (module docstring); lines are linear in t = e^eps
         pl = self._power_lower(los, idx, la)
@@ -1024,7 +1049,7 @@ class Composition:
         beta_upper = max(one - pl, mpmath.mpf(0))
         return TradeoffResult(alpha=al, beta=beta_lower, beta_lower=beta_lower, beta_upper=beta_upper,
                               power=pu, power_upper=pu, certified=True,
-                              seconds=time.perf_counter() - t0, reason="; ".join(notes))
+                              seconds=time.perf_counter() - t0, reason="; ".join(notes), power_lower=pl)
 
     def _exp_up(self, x):
         with mpmath.workprec(80):

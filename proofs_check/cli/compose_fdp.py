@@ -4,9 +4,13 @@ Components come from MECH PARAMS --k K, or from a spec file (derive/spec.py).  T
 two-sided bracket from the certified privacy-loss engine (numeric/pld.py, numeric/pld_mechanisms.py):
 at --alpha: beta, beta_lower, beta_upper, power = 1 - beta_lower; at --at-eps: delta, delta_lower,
 delta_upper; at --at-delta: eps, eps_lower, eps_upper.  The unsuffixed value is the privacy-safe end.
-``certified`` is the engine's (proved up to the two floating-point assumptions its docstring states);
-``method`` is "numeric".  The exact routes of item 2 (GDP, binomial, Kairouz-Oh-Viswanath, k-fold
-Laplace) are not wired here yet: ``--method exact`` says so.
+``certified`` is the engine's (proved up to the two floating-point assumptions its docstring states).
+
+``--method exact`` (and ``auto``, the default, whenever a route applies) answers from the exact
+routes of numeric/compose_exact.py instead: any list of Gaussians (GDP composition), and k copies
+of one randomized-response, approx-dp or Laplace step (the binomial / Kairouz-Oh-Viswanath and
+k-fold Laplace laws); ``method`` is then "exact", lower = upper = the value to --digits verified
+digits.  Anything else is composed by the numeric engine (``method`` "numeric").
 """
 
 from __future__ import annotations
@@ -46,7 +50,9 @@ def register(kinds, out):
     q.add_argument("--at-eps", type=number("at_eps", "eps"), action=Once, help="delta(eps)")
     q.add_argument("--at-delta", type=number("at_delta", "delta"), action=Once, help="eps(delta)")
     f.add_argument("--method", choices=("exact", "numeric", "auto"), default="auto",
-                   help="numeric: the certified engine; exact: not available yet; auto (default): numeric")
+                   help="exact: closed routes (any list of gaussians; k copies of one randomized-response, "
+                        "approx-dp or laplace step), verified to --digits; numeric: the certified engine "
+                        "(15 digits at most); auto (default): exact where a route applies, else numeric")
     f.set_defaults(func=cmd_fdp)
 
 
@@ -155,11 +161,15 @@ def _exact_limit(kind, args):
 def cmd_fdp(args):
     from numeric import pld
     from numeric.precision import format_number
-    if args.method == "exact":
-        raise UsageError("method=exact: the exact routes (issue #9 item 2) are not wired to the CLI yet; "
-                         "use --method numeric (a certified bracket)")
     plan, shown = _plan(args)
     components, limit = _components(plan)
+    route = _exact_route(plan) if limit is None else None
+    if args.method == "exact" and limit is None and route is None:
+        from numeric.compose_exact import MAX_EPS_LAPLACE, MAX_K_BINOMIAL, MAX_K_LAPLACE
+        raise UsageError("method=exact: no exact route for this composition (exact routes: any list of "
+                         f"gaussians; k <= {MAX_K_BINOMIAL} copies of one randomized-response or approx-dp "
+                         f"step; k <= {MAX_K_LAPLACE} copies of one laplace step with eps <= {MAX_EPS_LAPLACE}); "
+                         "use --method numeric")
     if limit is None and args.at_delta is not None and float(args.at_delta) == 0:
         limit = _delta_zero(plan, args)
     if limit is None and args.at_delta is not None and float(args.at_delta) == 1:
@@ -173,6 +183,8 @@ def cmd_fdp(args):
         t0 = time.perf_counter()
         if limit is not None:
             return _limit_payload(limit, args, shown, t0)
+        if route is not None and args.method in ("exact", "auto"):
+            return _exact_payload(route, args, shown, t0)
         base = {**shown, "method": "numeric"}
         try:
             comp = pld.compose(components)
@@ -205,6 +217,71 @@ def cmd_fdp(args):
         lines = [line + ("  (certified)" if r.certified else f"  (not certified: {r.reason})")]
         return payload, lines
     return run_one(args, compute)
+
+
+def _exact_route(plan):
+    """("gaussian", [(mu, count), ...]) when every entry is a Gaussian; (name, params, k) when the
+    plan is k copies of one randomized-response / approx-dp / laplace step (entries with the same
+    parameters merged); None when no exact route applies (subsampled entries, mixtures, k too large)."""
+    from numeric.compose_exact import available
+    if any(p is not None for _, _, _, p in plan):
+        return None
+    if all(name == "gaussian" for name, _, _, _ in plan):
+        return ("gaussian", [(values["mu"], count) for _, values, count, _ in plan], None)
+    from fractions import Fraction
+    keys = {(name, tuple(sorted((k, Fraction(v)) for k, v in values.items()))) for name, values, _, _ in plan}
+    if len(keys) != 1:
+        return None
+    name, values = plan[0][0], plan[0][1]
+    k = sum(count for _, _, count, _ in plan)
+    return (name, values, k) if available(name, k, values) else None
+
+
+def _exact_payload(route, args, shown, t0):
+    """The answer of an exact route, lower = upper = value to --digits verified digits."""
+    import sympy as sp
+
+    from numeric import compose_exact as X
+    from numeric.precision import format_number
+    name, values, k = route
+    digits = args.digits
+    extra = {}
+    if name == "gaussian":
+        mu = X.gdp_mu(values)
+        with __import__("mpmath").workdps(digits + 10):
+            extra = {"mu": format_number(sp.N(mu, digits + 10) if mu.is_number else mu, digits),
+                     "mu_exact": str(mu), "latex": "G_{" + sp.latex(mu) + "}"}
+        params, k = {"mu": values[0][0]}, 1
+        # G_mu1 x ... x G_muk = G_mu with mu = sqrt(sum count mu_i^2): one Gaussian of that mu
+        record_values = values
+    else:
+        params = values
+    if args.alpha is not None:
+        r = (X.gdp_tradeoff(record_values, args.alpha, digits) if name == "gaussian"
+             else X.tradeoff(name, params, k, args.alpha, digits))
+        beta, power = format_number(r.value, digits), format_number(r.complement, digits)
+        payload = {**shown, "method": "exact", "alpha": args.alpha, "beta": beta, "beta_lower": beta,
+                   "beta_upper": beta, "power": power}
+        line = f"beta = {beta} at alpha = {args.alpha}, power = {power}"
+    elif args.at_eps is not None:
+        r = (X.gdp_delta(record_values, args.at_eps, digits) if name == "gaussian"
+             else X.delta(name, params, k, args.at_eps, digits))
+        v = format_number(r.value, digits)
+        payload = {**shown, "method": "exact", "eps": args.at_eps, "delta": v, "delta_lower": v, "delta_upper": v}
+        line = f"delta = {v} at eps = {args.at_eps}"
+    else:
+        r = (X.gdp_eps(record_values, args.at_delta, digits) if name == "gaussian"
+             else X.eps(name, params, k, args.at_delta, digits))
+        v = format_number(r.value, digits)
+        payload = {**shown, "method": "exact", "delta": args.at_delta, "eps": v, "eps_lower": v, "eps_upper": v}
+        line = f"eps = {v} at delta = {args.at_delta}"
+    payload.update(extra)
+    payload.update({"route": r.route, "certified": True, "seconds": round(time.perf_counter() - t0, 3),
+                    "digits": digits})
+    what = {"gdp": "exact: G_mu1 x ... x G_muk = G_sqrt(sum mu_i^2)",
+            "binomial": "exact: binomial Neyman-Pearson test (Kairouz-Oh-Viswanath)",
+            "laplace": "exact: k-fold Laplace privacy-loss law"}[r.route]
+    return payload, [line + f"  ({what}, {digits} verified digits)"]
 
 
 def _limit_payload(limit, args, shown, t0):

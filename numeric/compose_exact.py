@@ -1,0 +1,576 @@
+"""Exact composition of trade-off functions (issue #9 item 2; seed 004 / catalog 004 Sec. 3).
+
+Three closed routes, each evaluated with verified digits (``numeric.precision.verified``: the
+whole computation is run at two rising precisions and the digits that agree are returned):
+
+* **GDP** (Dong-Roth-Su, Cor. 3.3; catalog 004 DRS-Cor3.3): G_mu1 (x) ... (x) G_muk =
+  G_sqrt(mu1^2 + ... + muk^2).  ``gdp`` returns the Gaussian record with mu replaced by the exact
+  SymPy expression sqrt(sum mu_i^2), so tradeoff, power, profile and LaTeX are the record's own.
+* **(eps, delta)^(x)k, the binomial route** (Kairouz-Oh-Viswanath 2017; catalog 004 "KOV17"):
+  one step is the 4-point pair; k steps have privacy loss L = (k - 2I) eps with probability
+  (1 - delta)^k, where I counts the steps that came out on the "wrong" side, and L = +inf
+  otherwise.  I ~ Bin(k, a) under P and Bin(k, b) under Q, with a = 1/(1 + e^eps), b = 1 - a.
+  The Neyman-Pearson test rejects for small I and randomises at the boundary; delta(eps) is the
+  hockey stick summed over the atoms with non-negative terms P(L)(1 - e^{eps - L}).  Pure eps-DP
+  and randomized response are delta = 0.  ``kov_delta`` is the printed closed form of the
+  catalog, a second route used by the checker and the tests.
+* **Laplace^(x)k** (derived here): with P = Lap(eps, 1) and Q = Lap(0, 1) one step's loss is
+  L = clamp(2x - eps, -eps, eps), x ~ Q: -eps (Q-mass 1/2), +eps (Q-mass e^{-eps}/2), and
+  2x - eps with x of density e^{-x}/2 on (0, eps).  Given that n+ steps sit at +eps, n- at -eps
+  and m in the middle, L = (n+ - n-) eps - m eps + 2T with T the sum of m truncated
+  exponentials, and the box integrals of e^{-sum} are Irwin-Hall sums of incomplete gamma
+  functions:
+      int_{(0,eps)^m, sum < tau} e^{-sum} = sum_{j eps < tau} (-1)^j C(m,j) e^{-j eps} P(m, tau - j eps),
+      int_{(0,eps)^m, sum > tau} e^{-sum} = e^{-m eps} sum_{j eps < tau'} (-1)^j C(m,j) e^{j eps} E(m, tau' - j eps),
+  with tau' = m eps - tau, P the regularised lower incomplete gamma and
+  E(m, x) = int_0^x e^u u^{m-1}/(m-1)! du (a positive series).  Each tail is taken from the side
+  with fewer active terms, so its alternating sum cancels little.  Under P the law is the mirror
+  image (x -> eps - x swaps P and Q and L -> -L).
+
+Convention (the same as ``numeric.pld``): L = log dP/dQ; the test rejects for large L; its type-I
+error alpha is measured under Q and its type-II error beta under P, so f(alpha) = beta and
+delta(eps) = sup_S P(S) - e^eps Q(S) = P(L = inf) + E_P[(1 - e^{eps - L}); eps < L < inf].
+These mechanisms are symmetric, so this is their trade-off function in either reading.
+
+Exact inputs: every parameter is a decimal string (or int, Fraction, Rational) taken exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import mpmath
+import sympy as sp
+
+from derive.domains import parse_in
+from derive.errors import DomainError
+
+from .bridge import Exact
+from .precision import check_digits, verified
+
+#: largest k of the binomial route (the issue asks for 10^5) and of the Laplace route
+MAX_K_BINOMIAL = 10**6
+MAX_K_LAPLACE = 40
+#: the Laplace route's series and incomplete gammas grow with k * eps; beyond this the engine answers
+MAX_EPS_LAPLACE = 100
+
+
+def _mp(r: sp.Rational):
+    """A Rational (or int) at the working precision."""
+    r = sp.Rational(r)
+    return mpmath.mpf(int(r.p)) / int(r.q)
+
+
+# ----------------------------------------------------------------------------------------------
+# GDP
+
+
+def gdp(mus):
+    """The record of G_mu1 (x) ... (x) G_muk = G_sqrt(sum mu_i^2) (DRS Cor. 3.3), mu exact.
+
+    ``mus`` is a list of mu values (decimal strings), or of (mu, count) pairs.  The record's
+    expressions have no free parameter but alpha; ``record.notes`` holds the composed mu."""
+    from derive.mechanisms import gaussian
+    from derive import symbols as sy
+    mu = gdp_mu(mus)
+    base = gaussian()
+    sub = {sy.mu: mu}
+    return replace(base, name="gaussian-composition", parameters=(), values={},
+                   tradeoff=base.tradeoff.xreplace(sub), power=base.power.xreplace(sub),
+                   paper=base.paper.xreplace(sub), profile=base.profile.xreplace(sub),
+                   domain={}, notes=f"mu = {mu}", label=f"mu={mu}",
+                   citation=base.citation + "; Dong-Roth-Su Cor. 3.3 (composition)")
+
+
+def gdp_mu(mus) -> sp.Expr:
+    """sqrt(sum count * mu^2) exactly (a SymPy expression); ``mus`` as for ``gdp``."""
+    total = sp.Integer(0)
+    for item in mus:
+        mu, count = item if isinstance(item, tuple) else (item, 1)
+        total += parse_in("k", count, "k") * parse_in("mu", mu, "mu") ** 2
+    return sp.sqrt(total)
+
+
+# ----------------------------------------------------------------------------------------------
+# results
+
+
+@dataclass(frozen=True)
+class ExactValue:
+    """A value of an exact route: ``value`` has ``digits`` verified digits; ``complement`` is
+    1 - value computed without subtraction (power at --alpha), when it applies."""
+    value: object
+    complement: object = None
+    route: str = ""
+
+
+# ----------------------------------------------------------------------------------------------
+# the generic Neyman-Pearson / hockey-stick machinery on an exact loss law
+
+
+class _Law:
+    """The law of a composed privacy loss L = log dP/dQ, at the working precision.
+
+    Subclasses give ``atoms()`` (finite atom locations, ascending, as mpf), ``p_inf()`` (P-mass at
+    +inf), ``q_minf()`` (Q-mass at -inf) and the strict tails of the finite part:
+    ``p_above(t) = P(t < L < inf)``, ``p_below(t) = P(-inf < L < t)``, ``q_above``, ``q_below``,
+    and ``atom(t) = (P(L = t), Q(L = t))``.  ``continuous`` says whether L has a density part
+    (between atoms the tails are then continuous and strictly monotone)."""
+
+    continuous = False
+
+    def q_ge(self, t):
+        return self.q_above(t) + self.atom(t)[1]
+
+    # -- f(alpha)
+    def tradeoff(self, alpha):
+        """(beta, power) at type-I error alpha (mpf), randomising at an atom."""
+        one = mpmath.mpf(1)
+        if alpha == 0:
+            p_inf = self.p_inf()
+            return self.p_below(mpmath.inf), p_inf
+        if alpha >= one - self.q_minf():
+            return mpmath.mpf(0), one
+        atoms = self.atoms()
+        # the largest atom index j with Q(L >= a_j) >= alpha (Q(L >= a_0) = 1 - Q(-inf) > alpha)
+        lo, hi = 0, len(atoms) - 1
+        if self.q_ge(atoms[hi]) >= alpha:
+            lo = hi
+        else:
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                if self.q_ge(atoms[mid]) >= alpha:
+                    lo = mid
+                else:
+                    hi = mid
+        a = atoms[lo]
+        above = self.q_above(a)
+        if above <= alpha or not self.continuous or lo == len(atoms) - 1:
+            # randomise at the atom a: reject L > a, and L = a with probability gamma
+            pa, qa = self.atom(a)
+            gamma = (alpha - above) / qa if qa > 0 else mpmath.mpf(0)
+            gamma = min(max(gamma, mpmath.mpf(0)), one)
+            beta = self.p_below(a) + (one - gamma) * pa
+            power = self.p_inf() + self.p_above(a) + gamma * pa
+            return beta, power
+        # inside (a, next atom): Q(L > t) is continuous and decreasing there
+        b = atoms[lo + 1]
+        t = _solve_decreasing(lambda x: self.q_above(x), alpha, a, b)
+        return self.p_below(t), self.p_inf() + self.p_above(t)
+
+    # -- delta(eps)
+    def delta(self, eps):
+        return self.p_inf() + self.hockey_finite(eps)
+
+    def hockey_finite(self, eps):
+        """E_P[(1 - e^{eps - L}); eps < L < inf] = P(L > eps) - e^eps Q(L > eps) (finite part)."""
+        return self.p_above(eps) - mpmath.exp(eps) * self.q_above(eps)
+
+    # -- eps(delta)
+    def eps(self, delta):
+        """inf{eps >= 0: delta(eps) <= delta}; inf when delta < P(L = inf)."""
+        p_inf = self.p_inf()
+        if delta < p_inf:
+            return mpmath.inf
+        atoms = self.atoms()
+        top = atoms[-1]
+        if delta == p_inf:
+            return max(top, mpmath.mpf(0))
+        zero = mpmath.mpf(0)
+        if self.delta(zero) <= delta:
+            return zero
+        # atoms above 0; the answer lies in (0, top)
+        cand = [zero] + [a for a in atoms if a > 0]
+        lo, hi = 0, len(cand) - 1            # delta(cand[lo]) > delta >= delta(cand[hi]) = p_inf
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if self.delta(cand[mid]) > delta:
+                lo = mid
+            else:
+                hi = mid
+        a, b = cand[lo], cand[hi]
+        if not self.continuous:
+            # on [a, b) delta(eps) = p_inf + A - e^eps B with A, B the masses of L >= b
+            pb, qb = self.atom(b)
+            A = self.p_above(b) + pb
+            B = self.q_above(b) + qb
+            return mpmath.log((p_inf + A - delta) / B)
+        return _solve_decreasing(self.delta, delta, a, b)
+
+
+def _solve_decreasing(g, target, a, b):
+    """t in (a, b) with g(t) = target, g continuous and decreasing there (g(a+) >= target >= g(b-)):
+    bisection to a bracket, then the Anderson-Bjorck method to the working precision."""
+    eps = mpmath.mpf(2) ** (-mpmath.mp.prec + 8)
+    for _ in range(12):                       # a few bisections make the bracket tame
+        mid = (a + b) / 2
+        if g(mid) > target:
+            a = mid
+        else:
+            b = mid
+    try:
+        return mpmath.findroot(lambda x: g(x) - target, (a, b), solver="anderson",
+                               tol=eps * (abs(target) + eps) * 0 + eps ** 2)
+    except (ValueError, ZeroDivisionError):
+        lo, hi = a, b
+        for _ in range(mpmath.mp.prec + 10):
+            mid = (lo + hi) / 2
+            if g(mid) > target:
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2
+
+
+# ----------------------------------------------------------------------------------------------
+# binomial route: (eps, delta)^(x)k
+
+
+def _binom_sum(k, x, y, lo, hi, weight=None):
+    """sum_{i=lo}^{hi} C(k, i) x^i y^(k-i) w(i) with 0 <= w <= 1, from the mode outwards; the
+    sum stops where the next terms (log-concave, so decreasing geometrically) are below the
+    working precision, with the geometric remainder bound added."""
+    if lo > hi:
+        return mpmath.mpf(0)
+    mode = int(math.floor((k + 1) * float(x)))
+    start = min(max(mode, lo), hi)
+    log_t0 = (mpmath.log(mpmath.binomial(k, start)) + start * mpmath.log(x) + (k - start) * mpmath.log(y))
+    t0 = mpmath.exp(log_t0)
+    w = weight or (lambda i: 1)
+    total = t0 * w(start)
+    tiny = mpmath.mpf(2) ** (-mpmath.mp.prec - 10)
+    ratio_up = x / y
+    term = t0
+    i = start
+    while i < hi:                                # upwards
+        r = (k - i) / mpmath.mpf(i + 1) * ratio_up
+        term *= r
+        i += 1
+        total += term * w(i)
+        if i > mode and r < 1 and term * r / (1 - r) < tiny * total:
+            break
+    term = t0
+    i = start
+    while i > lo:                                # downwards
+        r = i / mpmath.mpf(k - i + 1) / ratio_up
+        term *= r
+        i -= 1
+        total += term * w(i)
+        if i < mode and r < 1 and term * r / (1 - r) < tiny * total:
+            break
+    return total
+
+
+class BinomialLaw(_Law):
+    """L = (k - 2I) eps with probability (1 - delta)^k, else +inf (under P) / -inf (under Q)."""
+
+    def __init__(self, eps: sp.Rational, delta: sp.Rational, k: int):
+        self.k = k
+        e = _mp(eps)
+        self.e = e
+        self.a = 1 / (1 + mpmath.exp(e))           # P-probability of a -eps step
+        self.b = 1 / (1 + mpmath.exp(-e))          # = 1 - a
+        d = _mp(delta)
+        self.keep = mpmath.exp(k * mpmath.log1p(-d)) if d < 1 else mpmath.mpf(0)
+        self.lost = -mpmath.expm1(k * mpmath.log1p(-d)) if d < 1 else mpmath.mpf(1)
+        self.pure = delta == 0
+
+    def atoms(self):
+        return [(self.k - 2 * i) * self.e for i in range(self.k, -1, -1)]
+
+    def p_inf(self):
+        return self.lost
+
+    q_minf = p_inf
+
+    def _i_of(self, t, strict_above):
+        """Index bounds: L > t  <=>  I < (k - t/eps)/2  <=>  I <= i_hi."""
+        v = (self.k - t / self.e) / 2
+        if strict_above:                         # I < v
+            return int(mpmath.ceil(v)) - 1
+        return int(mpmath.floor(v)) + 1          # L < t  <=>  I > v  <=>  I >= this
+
+    def p_above(self, t):
+        if t == mpmath.inf:
+            return mpmath.mpf(0)
+        return self.keep * _binom_sum(self.k, self.a, self.b, 0, min(self._i_of(t, True), self.k))
+
+    def p_below(self, t):
+        if t == mpmath.inf:
+            return self.keep
+        return self.keep * _binom_sum(self.k, self.a, self.b, max(self._i_of(t, False), 0), self.k)
+
+    def q_above(self, t):
+        return self.keep * _binom_sum(self.k, self.b, self.a, 0, min(self._i_of(t, True), self.k))
+
+    def q_below(self, t):
+        return self.keep * _binom_sum(self.k, self.b, self.a, max(self._i_of(t, False), 0), self.k)
+
+    def atom(self, t):
+        v = (self.k - t / self.e) / 2
+        i = int(mpmath.nint(v))
+        if i < 0 or i > self.k or abs(v - i) > mpmath.mpf(2) ** (-mpmath.mp.prec // 2):
+            return mpmath.mpf(0), mpmath.mpf(0)
+        c = mpmath.binomial(self.k, i) * self.keep
+        return c * self.a**i * self.b**(self.k - i), c * self.b**i * self.a**(self.k - i)
+
+    def hockey_finite(self, eps):
+        """sum over atoms L > eps of P(L) (1 - e^{eps - L}): non-negative terms, no cancellation."""
+        hi = min(self._i_of(eps, True), self.k)
+        e, k = self.e, self.k
+        return self.keep * _binom_sum(k, self.a, self.b, 0, hi, lambda i: -mpmath.expm1(eps - (k - 2 * i) * e))
+
+
+def kov_delta(eps, delta, k: int, i: int):
+    """The printed closed form (catalog 004 "KOV17"): delta(eps_i) of f_{eps,delta}^(x)k at the
+    level eps_i = (k - 2i) eps, i = 0..floor(k/2):
+        delta_i = sum_{l<i} C(k,l) (e^{(k-l)eps} - e^{(k-2i+l)eps}) / (1 + e^eps)^k,
+        delta(eps_i) = 1 - (1 - delta)^k (1 - delta_i),
+    at the working precision (a second route beside ``BinomialLaw``)."""
+    e = _mp(parse_in("eps", eps, "eps"))
+    d = _mp(parse_in("delta", delta, "delta"))
+    s = mpmath.fsum(mpmath.binomial(k, l) * (mpmath.exp((k - l) * e) - mpmath.exp((k - 2 * i + l) * e))
+                    for l in range(i))
+    di = s / (1 + mpmath.exp(e)) ** k
+    return 1 - (1 - d) ** k * (1 - di)
+
+
+# ----------------------------------------------------------------------------------------------
+# Laplace route
+
+
+def _lower_gamma_reg(m, x):
+    """P(m, x), the regularised lower incomplete gamma, integer m >= 1, x >= 0."""
+    if x <= 0:
+        return mpmath.mpf(0)
+    return mpmath.gammainc(m, 0, x, regularized=True)
+
+
+def _E(m, x):
+    """int_0^x e^u u^{m-1}/(m-1)! du = sum_{n>=0} x^{m+n} / (n! (m-1)! (m+n)) (positive series)."""
+    if x <= 0:
+        return mpmath.mpf(0)
+    if x > 4 * m + 40:
+        # E(m, x) = (-1)^m (1 - e^x sum_{r<m} (-x)^r / r!); for x >> m the r = m - 1 term dominates
+        # and the sum has one sign, so this closed form cancels little (the series would need ~x terms)
+        s = mpmath.fsum((-x) ** r / mpmath.factorial(r) for r in range(m))
+        return (-1) ** m * (1 - mpmath.exp(x) * s)
+    term = x**m / mpmath.factorial(m - 1)          # n = 0 without the 1/(m+n)
+    total = term / m
+    tiny = mpmath.mpf(2) ** (-mpmath.mp.prec - 10)
+    n = 0
+    while True:
+        n += 1
+        term = term * x / n
+        add = term / (m + n)
+        total += add
+        r = x / (n + 1)
+        if r < mpmath.mpf(1) / 2 and add * 2 < tiny * total:
+            return total
+
+
+class LaplaceLaw(_Law):
+    """L = sum of k Laplace(eps) steps' losses; see the module docstring for the formulas."""
+
+    continuous = True
+
+    def __init__(self, eps: sp.Rational, k: int):
+        self.k = k
+        self.e = _mp(eps)
+        e = self.e
+        self.box = -mpmath.expm1(-e)                # int_0^eps e^{-x} dx
+        # (n+, n-, m) -> Q-weight of that configuration (without the box integral)
+        half = mpmath.mpf(1) / 2
+        self.cfg = []
+        for m in range(k + 1):
+            for n_plus in range(k - m + 1):
+                n_minus = k - m - n_plus
+                w = (mpmath.factorial(k) / (mpmath.factorial(n_plus) * mpmath.factorial(n_minus)
+                                            * mpmath.factorial(m))
+                     * mpmath.exp(-n_plus * e) * half**k)
+                self.cfg.append((n_plus - n_minus, m, w))
+
+    def atoms(self):
+        return [j * self.e for j in range(-self.k, self.k + 1, 2)]
+
+    def p_inf(self):
+        return mpmath.mpf(0)
+
+    q_minf = p_inf
+
+    def _box_below(self, m, tau):
+        """int_{(0,eps)^m, sum < tau} e^{-sum}."""
+        e = self.e
+        if tau <= 0:
+            return mpmath.mpf(0)
+        if tau >= m * e:
+            return self.box**m
+        if 2 * tau > m * e:
+            return self.box**m - self._box_above(m, tau)
+        return mpmath.fsum((-1)**j * mpmath.binomial(m, j) * mpmath.exp(-j * e) * _lower_gamma_reg(m, tau - j * e)
+                           for j in range(m + 1) if j * e < tau)
+
+    def _box_above(self, m, tau):
+        """int_{(0,eps)^m, sum > tau} e^{-sum} = e^{-m eps} int_{sum y < m eps - tau} e^{sum y}."""
+        e = self.e
+        if tau >= m * e:
+            return mpmath.mpf(0)
+        if tau <= 0:
+            return self.box**m
+        if 2 * tau <= m * e:
+            return self.box**m - self._box_below(m, tau)
+        tp = m * e - tau
+        return mpmath.exp(-m * e) * mpmath.fsum((-1)**j * mpmath.binomial(m, j) * mpmath.exp(j * e) * _E(m, tp - j * e)
+                                                for j in range(m + 1) if j * e < tp)
+
+    def _tau(self, t, d, m):
+        return (t - d * self.e + m * self.e) / 2
+
+    def q_above(self, t):
+        total = []
+        for d, m, w in self.cfg:
+            if m == 0:
+                if d * self.e > t:
+                    total.append(w)
+                continue
+            total.append(w * self._box_above(m, self._tau(t, d, m)))
+        return mpmath.fsum(total)
+
+    def q_below(self, t):
+        total = []
+        for d, m, w in self.cfg:
+            if m == 0:
+                if d * self.e < t:
+                    total.append(w)
+                continue
+            total.append(w * self._box_below(m, self._tau(t, d, m)))
+        return mpmath.fsum(total)
+
+    # under P the law is the mirror image: P(L > t) = Q(L < -t)
+    def p_above(self, t):
+        if t == mpmath.inf:
+            return mpmath.mpf(0)
+        return self.q_below(-t)
+
+    def p_below(self, t):
+        if t == mpmath.inf:
+            return mpmath.mpf(1)
+        return self.q_above(-t)
+
+    def atom(self, t):
+        j = t / self.e
+        n = int(mpmath.nint(j))
+        if abs(j - n) > mpmath.mpf(2) ** (-mpmath.mp.prec // 2) or (n - self.k) % 2 or abs(n) > self.k:
+            return mpmath.mpf(0), mpmath.mpf(0)
+        for d, m, w in self.cfg:
+            if m == 0 and d == n:
+                return w * mpmath.exp(d * self.e), w
+        return mpmath.mpf(0), mpmath.mpf(0)     # pragma: no cover - every parity-matching n occurs
+
+
+# ----------------------------------------------------------------------------------------------
+# public API
+
+
+ROUTES = ("gaussian", "randomized-response", "approx-dp", "laplace")
+
+
+def _law(name: str, params: dict, k: int):
+    if name in ("randomized-response", "approx-dp"):
+        eps = parse_in("eps", params["eps"], "eps")
+        delta = parse_in("delta", params.get("delta", 0), "delta")
+        return lambda: BinomialLaw(eps, delta, k)
+    if name == "laplace":
+        eps = parse_in("eps", params["eps"], "eps")
+        return lambda: LaplaceLaw(eps, k)
+    raise DomainError("mechanism", name, "one of " + ", ".join(ROUTES))
+
+
+def available(name: str, k: int, params: dict | None = None) -> bool:
+    """Whether an exact route composes ``k`` copies of ``name`` (within the route's size limits)."""
+    if name == "gaussian":
+        return True
+    if name in ("randomized-response", "approx-dp"):
+        return k <= MAX_K_BINOMIAL
+    if name == "laplace":
+        eps = parse_in("eps", (params or {}).get("eps", 0), "eps")
+        return k <= MAX_K_LAPLACE and eps <= MAX_EPS_LAPLACE
+    return False
+
+
+def _check(name, params, k):
+    k = int(parse_in("k", k, "k"))
+    limit = {"laplace": MAX_K_LAPLACE}.get(name, MAX_K_BINOMIAL)
+    if name != "gaussian" and k > limit:
+        raise DomainError("k", k, f"an integer in [1, {limit}] for the exact {name} route")
+    if name == "laplace" and parse_in("eps", params["eps"], "eps") > MAX_EPS_LAPLACE:
+        raise DomainError("eps", params["eps"], f"[0, {MAX_EPS_LAPLACE}] for the exact laplace route")
+    return k
+
+
+def gdp_tradeoff(mus, alpha, digits: int = 15) -> ExactValue:
+    """f(alpha) and 1 - f(alpha) of G_mu1 x ... x G_muk (``mus`` as for ``gdp``)."""
+    from . import mp
+    rec = gdp(mus)
+    return ExactValue(mp.tradeoff(rec, alpha, digits), mp.power(rec, alpha, digits), "gdp")
+
+
+def gdp_delta(mus, eps, digits: int = 15) -> ExactValue:
+    from . import mp
+    return ExactValue(mp.profile_delta(gdp(mus), eps, digits), None, "gdp")
+
+
+def gdp_eps(mus, delta, digits: int = 15) -> ExactValue:
+    from . import mp
+    return ExactValue(mp.profile_eps(gdp(mus), delta, digits), None, "gdp")
+
+
+def tradeoff(name: str, params: dict, k, alpha, digits: int = 15) -> ExactValue:
+    """f(alpha) of the k-fold composition, with the power 1 - f(alpha) (no subtraction)."""
+    check_digits(digits)
+    k = _check(name, params, k)
+    if name == "gaussian":
+        return gdp_tradeoff([(params["mu"], k)], alpha, digits)
+    a = parse_in("alpha", alpha, "alpha")
+    make = _law(name, params, k)
+
+    def run(which):
+        def compute():
+            b, p = make().tradeoff(_mp(a))
+            value = b if which == 0 else p
+            return Exact(0) if value == 0 else (Exact(1) if value == 1 and a == 0 and which == 1 else value)
+        return compute
+    beta = verified(run(0), digits)
+    power = verified(run(1), digits)
+    return ExactValue(beta, power, "binomial" if name != "laplace" else "laplace")
+
+
+def delta(name: str, params: dict, k, eps, digits: int = 15) -> ExactValue:
+    """delta(eps) of the k-fold composition (the hockey-stick divergence)."""
+    check_digits(digits)
+    k = _check(name, params, k)
+    if name == "gaussian":
+        return gdp_delta([(params["mu"], k)], eps, digits)
+    e = parse_in("at_eps", eps, "eps")
+    make = _law(name, params, k)
+
+    def compute():
+        v = make().delta(_mp(e))
+        return Exact(0) if v == 0 else v
+    return ExactValue(verified(compute, digits), None, "binomial" if name != "laplace" else "laplace")
+
+
+def eps(name: str, params: dict, k, delta_, digits: int = 15) -> ExactValue:
+    """eps(delta) = inf{eps >= 0 : delta(eps) <= delta} of the k-fold composition."""
+    check_digits(digits)
+    k = _check(name, params, k)
+    if name == "gaussian":
+        return gdp_eps([(params["mu"], k)], delta_, digits)
+    d = parse_in("at_delta", delta_, "delta")
+    make = _law(name, params, k)
+
+    def compute():
+        v = make().eps(_mp(d))
+        return Exact(0) if v == 0 else v
+    return ExactValue(verified(compute, digits), None, "binomial" if name != "laplace" else "laplace")
