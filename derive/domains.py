@@ -109,6 +109,8 @@ DOMAINS: dict[str, Domain] = {
     "max_relative_loss": D(0, 1, high_open=True, meaning="largest relative loss of power, in [0, 1)"),
     "min_power": D(0, 1, low_open=True, high_open=True, meaning="smallest power, in (0, 1)"),
     "threshold": D(0, 1, low_open=True, high_open=True, meaning="threshold in (0, 1)"),
+    # functionals and links (seed 004 Sec. 1.1 and 3)
+    "order": D(1, None, low_open=True, meaning="order lambda > 1 of a Renyi divergence"),
     # canonical noise (seed 004 Sec. 3.2)
     "samples": D(1, 10 ** 8, integer=True, meaning="number of samples, at most 10^8"),
     # output

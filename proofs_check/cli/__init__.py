@@ -10,6 +10,7 @@ and ``set_defaults(func=...)``:
 * ``disclosure``: risk, posterior, semantics (issue #3, seeds 000 and 002);
 * ``design``: compose, select, ztest (issue #3);
 * ``noise``: cnd (issue #12);
+* ``links``: functional, link (issue #12);
 * ``check``: check, reproduce (issues #2 and #10).
 
 Numbers are decimal strings taken exactly.  Bad input: one line on stderr
@@ -28,10 +29,10 @@ import sys
 from derive.errors import DomainError, PrecisionExhausted
 
 from ..usage import UsageError
-from . import attack, check, curves, design, disclosure, noise
+from . import attack, check, curves, design, disclosure, links, noise
 from .common import Parser
 
-FAMILIES = (curves, attack, disclosure, design, noise, check)
+FAMILIES = (curves, attack, disclosure, design, noise, links, check)
 
 DESCRIPTION = """\
 Differential privacy as hypothesis testing, exactly: trade-off functions, attack power,

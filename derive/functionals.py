@@ -1,0 +1,432 @@
+"""Functionals and link functions of a trade-off function, derived with SymPy.
+
+Su (2025) seed 004, catalog 004 Sec. 1.1 (link functions) and Sec. 3 (functionals, Dong, Roth, Su
+2022 Sec. 3).  For f = T(P, Q) and alpha uniform on [0, 1], write g(alpha) = log|f'(alpha)|.  Then
+
+    kl(f)        = -int_0^1 g                                  (catalog DRS-kl, DRS-Sec3.2)
+    kappa2(f)    =  int_0^1 g^2
+    kappa3(f)    =  int_0^1 |g|^3
+    kappabar3(f) =  int_0^1 |g + kl(f)|^3
+    D_lambda(f)  =  1/(lambda - 1) log int_0^1 |f'|^(1 - lambda),  lambda > 1   (SU-link-Renyi)
+    zCDP rho     =  sup_{lambda > 1} D_lambda(f) / lambda                        (SU-link-zCDP)
+    TV(f)        =  1 + f*(-1) = max_alpha (1 - alpha - f(alpha))                  (SU-Thm3)
+    pure eps     =  max{log(-f'(0+)), -log(-f'(1-))}, inf when f(0) < 1          (SU-link-pure)
+
+TV is integrated as int_0^1 (1 - |f'|)_+ (derived here: 1 - alpha - f(alpha) = 1 - f(0) +
+int_0^alpha (|f'| - 1) is largest where |f'| crosses 1, and int_0^1 (|f'| - 1) = f(0) - 1 since
+f(1) = 0).  The pure-DP link is the catalog's -log(-f'(1-)) (= D_inf(P||Q)) together with the
+other direction log(-f'(0+)) (= D_inf(Q||P)): f >= f_{eps,0} holds iff f(0) = 1 and both are <= eps
+(convexity); for a symmetric f the two agree.
+
+The derivation, :func:`slope_law`, writes g piece by piece: for a Piecewise or Max record
+(Laplace, f_{eps,delta}, randomized response, uniform sampling) on the intervals between its
+breakpoints, with the slope differentiated by SymPy; for a record in which alpha enters only
+through PhiInv(alpha) (the Gaussian family) in z = PhiInv(alpha), where alpha = Phi(z) carries the
+weight phi(z) dz.  A piece where f' = 0 (f = 0 on [1 - delta, 1] for f_{eps,delta}) makes kl,
+kappa2, kappa3, kappabar3 and D_lambda infinite: :class:`DivergentFunctional` says so and why.
+The branch choices (which piece is active, where |g| changes sign) are decided at the record's
+parameter values, so a closed form holds on the region of parameters that contains them; a
+parameter whose value is 0 is substituted before the derivation.
+
+Nothing here evaluates a number beyond those decisions: ``numeric.functionals`` evaluates the
+closed forms to verified digits, and integrates the same g by quadrature where SymPy does not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import sympy as sp
+
+from . import symbols as sy
+from .errors import DomainError
+from .special import Phi, PhiInv, _normal_density
+from .tradeoff import TradeOff
+
+#: the order lambda > 1 of a Renyi divergence
+ORDER = sp.Symbol("lambda", positive=True)
+#: lambda - 1 while integrating (positive, so that SymPy need not split on 2 lambda - 1 = 0)
+_T = sp.Symbol("t", positive=True)
+#: the shift of a Gaussian-shaped record, Phi(-PhiInv(alpha) - m), while integrating
+_M = sp.Symbol("m", positive=True)
+
+FUNCTIONALS = ("kl", "kappa2", "kappa3", "kappabar3", "tv", "renyi")
+#: functionals that are infinite when f' = 0 on a set of positive measure
+_NEED_SLOPE = ("kl", "kappa2", "kappa3", "kappabar3", "renyi")
+
+
+class DivergentFunctional(DomainError):
+    """A functional of the record is +inf (bad input for a command that reports a finite value)."""
+
+    def __init__(self, functional: str, record: TradeOff, reason: str):
+        self.parameter, self.value, self.valid = functional, "inf", reason
+        ValueError.__init__(self, f"{functional}=inf: {functional} of {record} diverges: {reason}")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """g = log|f'| on (lo, hi) of the law's variable; ``flat``: f' = 0 there (g = -inf)."""
+    g: sp.Expr
+    lo: sp.Expr
+    hi: sp.Expr
+    flat: bool = False
+
+
+@dataclass(frozen=True)
+class SlopeLaw:
+    """log|f'(alpha)| for alpha uniform on [0, 1], piece by piece.
+
+    ``var`` is alpha (weight 1) or z with alpha = Phi(z) (weight phi(z)); ``at`` maps every free
+    symbol of the pieces to its value (the dummy shift m to its expression's value); ``back`` maps
+    the dummy symbols to the record's expressions (applied to a closed form after integration).
+    """
+    var: sp.Symbol
+    pieces: tuple
+    at_items: tuple = ()
+    back_items: tuple = ()
+
+    @property
+    def at(self) -> dict:
+        return dict(self.at_items)
+
+    @property
+    def back(self) -> dict:
+        return dict(self.back_items)
+
+    @property
+    def weight(self) -> sp.Expr:
+        return _normal_density(sy.z) if self.var == sy.z else sp.S.One
+
+    def flat_pieces(self):
+        return [p for p in self.pieces if p.flat]
+
+
+# ------------------------------------------------------------- decisions at the values ---------
+
+def _maxn(at: dict) -> int:
+    """Working digits SymPy may use to decide a sign at these values (1e-300 needs ~600)."""
+    size = sum(len(str(v.p)) + len(str(v.q)) for v in at.values() if isinstance(v, sp.Rational))
+    return 2 * size + 400
+
+
+def _sign(expr: sp.Expr, at: dict) -> int:
+    """Sign of a numeric expression at the values; 0 when SymPy cannot tell it from 0."""
+    e = sp.sympify(expr).xreplace(at)
+    if e.is_Number:
+        return int(sp.sign(e))
+    if e in (sp.oo, -sp.oo):
+        return 1 if e is sp.oo else -1
+    try:
+        v = e.evalf(15, strict=True, maxn=_maxn(at))
+    except (sp.core.evalf.PrecisionExhausted, ValueError, TypeError):
+        return 0
+    if not v.is_real:
+        raise ValueError(f"not real at the values: {expr}")
+    return int(sp.sign(v))
+
+
+def _approx(expr: sp.Expr, at: dict) -> sp.Float:
+    """A 30-digit value at the values (ordering and midpoints only; +-oo kept)."""
+    e = sp.sympify(expr).xreplace(at)
+    if e in (sp.oo, -sp.oo):
+        return e
+    return e.evalf(30, maxn=_maxn(at))
+
+
+# ------------------------------------------------------------------------- the law -------------
+
+def _items(d: dict) -> tuple:
+    return tuple(sorted(d.items(), key=lambda kv: str(kv[0])))
+
+
+def _zeros(record: TradeOff) -> dict:
+    return {s: sp.S.Zero for s, v in record.values.items() if v == 0}
+
+
+def slope_law(record: TradeOff) -> SlopeLaw:
+    """The law of log|f'| of the record (see the module docstring); ValueError when not derivable."""
+    zeros = _zeros(record)
+    at = {s: v for s, v in record.values.items() if v != 0}
+    return _slope_law(record.tradeoff, tuple(sorted(zeros, key=str)), _items(at))
+
+
+@lru_cache(maxsize=128)
+def _slope_law(tradeoff, zero_symbols, at_items) -> SlopeLaw:
+    zeros = {s: sp.S.Zero for s in zero_symbols}
+    at = dict(at_items)
+    f = tradeoff.xreplace(zeros)
+    a, z = sy.alpha, sy.z
+    if f.has(PhiInv):
+        return _z_law(f, at)
+    pieces = []
+    for expr, lo, hi in _branches(f, at):
+        slope = sp.diff(expr, a)
+        if a not in slope.free_symbols and _sign(slope, at) == 0 or sp.simplify(slope.xreplace(at)) == 0:
+            pieces.append(Piece(sp.S.NegativeInfinity, lo, hi, flat=True))
+            continue
+        if _sign(slope.xreplace({a: _approx((lo + hi) / 2, at)}), at) > 0:
+            raise ValueError(f"f is increasing on ({lo}, {hi}): not a trade-off function")
+        g = sp.expand(sp.expand_log(sp.log(sp.factor(-slope)), force=True))
+        pieces.append(Piece(g, lo, hi))
+    return SlopeLaw(a, tuple(pieces), _items(at))
+
+
+def _z_law(f, at) -> SlopeLaw:
+    """alpha = Phi(z): f'(alpha) = (df/dz) / phi(z); Phi(-z - M) gets a positive dummy for M."""
+    a, z = sy.alpha, sy.z
+    fz = f.xreplace({PhiInv(a): z})
+    if a in fz.free_symbols:
+        raise ValueError("alpha enters the record other than through PhiInv(alpha)")
+    back = {}
+    if isinstance(fz, Phi):
+        shift = sp.expand(-(fz.args[0] + z))
+        if z not in shift.free_symbols and shift.free_symbols:
+            if _sign(shift, at) <= 0:
+                raise ValueError("a Gaussian record with a shift that is not positive")
+            back = {_M: shift}
+            at = {**at, _M: shift.xreplace(at)}
+            fz = Phi(-z - _M)
+        elif shift == 0:
+            return SlopeLaw(z, (Piece(sp.S.Zero, -sp.oo, sp.oo),), _items(at))
+    dz = sp.diff(fz, z)
+    g = sp.expand(sp.expand_log(sp.log(-dz) - sp.log(_normal_density(z)), force=True))
+    return SlopeLaw(z, (Piece(g, -sp.oo, sp.oo),), _items(at), _items(back))
+
+
+def _condition_end(cond) -> sp.Expr:
+    """The right end of ``alpha < b`` / ``alpha <= b`` (or ``b > alpha``)."""
+    a = sy.alpha
+    if isinstance(cond, (sp.StrictLessThan, sp.LessThan)) and cond.lhs == a:
+        return cond.rhs
+    if isinstance(cond, (sp.StrictGreaterThan, sp.GreaterThan)) and cond.rhs == a:
+        return cond.lhs
+    raise ValueError(f"a Piecewise condition that is not alpha < b: {cond}")
+
+
+def _branches(f, at) -> list:
+    """[(expression, lo, hi)] of f on [0, 1], the pieces non-empty at the values."""
+    a = sy.alpha
+    if isinstance(f, sp.Piecewise):
+        out, lo = [], sp.S.Zero
+        for expr, cond in f.args:
+            hi = sp.S.One if cond is sp.true else _condition_end(cond)
+            if _sign(hi - 1, at) >= 0:
+                hi = sp.S.One
+            if _sign(hi - lo, at) > 0:
+                out.append((expr, lo, hi))
+                lo = hi
+            if hi == 1:
+                break
+        return out
+    if isinstance(f, sp.Max):
+        args = f.args
+        cuts = [sp.S.Zero, sp.S.One]
+        for i in range(len(args)):
+            for j in range(i + 1, len(args)):
+                if sp.simplify(args[i] - args[j]) == 0:
+                    continue
+                for s in sp.solve(sp.Eq(args[i], args[j]), a):
+                    if _sign(s, at) > 0 and _sign(1 - s, at) > 0:
+                        cuts.append(s)
+        cuts.sort(key=lambda c: _approx(c, at))
+        unique = [cuts[0]]
+        for c in cuts[1:]:
+            if _sign(c - unique[-1], at) > 0:
+                unique.append(c)
+        out = []
+        for lo, hi in zip(unique, unique[1:]):
+            mid = (_approx(lo, at) + _approx(hi, at)) / 2
+            best = max(args, key=lambda e: _approx(e.xreplace({a: mid}), at))
+            if out and out[-1][0] == best:
+                out[-1] = (best, out[-1][1], hi)
+            else:
+                out.append((best, lo, hi))
+        return out
+    return [(f, sp.S.Zero, sp.S.One)]
+
+
+# ------------------------------------------------------------------- integration ---------------
+
+def _split(h: sp.Expr, var, lo, hi, at) -> list:
+    """[(lo_i, hi_i, sign of h on it)] covering (lo, hi): h is cut at its roots inside."""
+    roots = []
+    if var in h.free_symbols:
+        for r in sp.solve(sp.Eq(h, 0), var):
+            if r.free_symbols - set(at) - {var}:
+                continue
+            if not r.xreplace(at).is_real and sp.im(_approx(r, at)) != 0:
+                continue
+            if _sign(r - lo, at) > 0 and _sign(hi - r, at) > 0:
+                roots.append(r)
+        roots.sort(key=lambda r: _approx(r, at))
+    ends = [lo, *roots, hi]
+    out = []
+    for u, v in zip(ends, ends[1:]):
+        uu, vv = _approx(u, at), _approx(v, at)
+        if uu == -sp.oo and vv == sp.oo:
+            mid = sp.S.Zero
+        elif uu == -sp.oo:
+            mid = vv - 1
+        elif vv == sp.oo:
+            mid = uu + 1
+        else:
+            mid = (uu + vv) / 2
+        out.append((u, v, _sign(h.xreplace({var: mid}), at)))
+    return out
+
+
+def _integrate(expr, var, lo, hi):
+    result = sp.integrate(expr, (var, lo, hi), conds="none")
+    if result.has(sp.Integral):
+        raise ValueError(f"SymPy leaves the integral of {expr} unevaluated")
+    return result
+
+
+def _sum_of(law: SlopeLaw, integrand, split=None) -> sp.Expr:
+    """sum over non-flat pieces of int integrand(g) * weight; ``split(g)`` cuts at the roots of
+    ``split(g)`` and multiplies by its sign (|h|^3 as sign(h) h^3)."""
+    var, w = law.var, law.weight
+    total = sp.S.Zero
+    for p in law.pieces:
+        if p.flat:
+            continue
+        if split is None:
+            total += _integrate(integrand(p.g) * w, var, p.lo, p.hi)
+            continue
+        h = split(p.g)
+        for u, v, s in _split(h, var, p.lo, p.hi, law.at):
+            if s != 0:
+                total += s * _integrate(integrand(p.g) * w, var, u, v)
+    return total
+
+
+def _finish(expr: sp.Expr, law: SlopeLaw) -> sp.Expr:
+    """Simplified while the Gaussian shift is still the positive dummy m, then m put back."""
+    return _tidy(expr).xreplace(law.back)
+
+
+def _tidy(expr: sp.Expr) -> sp.Expr:
+    """SymPy's simplification; erfc(x) written 1 - erf(x) first, so that erf/erfc pairs cancel."""
+    expr = expr.rewrite(sp.erf) if expr.has(sp.erfc) else expr
+    return sp.simplify(expr)
+
+
+def divergence(record: TradeOff, name: str) -> str | None:
+    """Why ``name`` is +inf for the record (f' = 0 on a set of positive measure), or None."""
+    if name not in _NEED_SLOPE:
+        return None
+    law = slope_law(record)
+    for p in law.flat_pieces():
+        span = f"[{_show(p.lo, law.at)}, {_show(p.hi, law.at)}]"
+        return (f"f = 0 on {span}, so |f'| = 0 and log|f'| = -inf on a set of positive measure (P puts mass "
+                f"{_show(p.hi - p.lo, law.at)} where Q has none); {name} is finite only for a record with "
+                "f > 0 on [0, 1)")
+    return None
+
+
+def _show(expr, at) -> str:
+    e = sp.sympify(expr).xreplace(at)
+    e = sp.nsimplify(e) if e.is_Float else e
+    if e.is_Rational:
+        from .exact import _show as show_rational
+        return show_rational(e)
+    return sp.sstr(sp.N(e, 6))
+
+
+@lru_cache(maxsize=256)
+def _closed(law: SlopeLaw, name: str) -> sp.Expr:
+    """The closed form of ``name`` (not kappabar3) for a law with no flat piece that matters."""
+    if name == "kl":
+        return -_sum_of(law, lambda g: g)
+    if name == "kappa2":
+        return _sum_of(law, lambda g: g ** 2)
+    if name == "kappa3":
+        return _sum_of(law, lambda g: g ** 3, split=lambda g: g)
+    if name == "kappabar3":
+        kl = _closed(law, "kl")
+        return _sum_of(law, lambda g: (g + kl) ** 3, split=lambda g: g + kl)
+    if name == "renyi_sum":        # int |f'|^(1 - lambda), lambda = 1 + t
+        return _sum_of(law, lambda g: sp.powsimp(sp.expand_power_exp(sp.exp(sp.expand(-_T * g)))))
+    if name == "tv":
+        flat = sum((p.hi - p.lo for p in law.flat_pieces()), sp.S.Zero)
+        return flat + _tv_pieces(law)
+    raise ValueError(name)
+
+
+def _tv_pieces(law: SlopeLaw) -> sp.Expr:
+    """int (1 - e^g)_+ over the non-flat pieces: 1 - e^g on the parts where g < 0."""
+    var, w = law.var, law.weight
+    total = sp.S.Zero
+    for p in law.pieces:
+        if p.flat:
+            continue
+        for u, v, s in _split(p.g, var, p.lo, p.hi, law.at):
+            if s < 0:
+                total += _integrate(sp.powsimp((1 - sp.exp(p.g)) * w), var, u, v)
+    return total
+
+
+def closed_form(record: TradeOff, name: str) -> sp.Expr:
+    """The SymPy closed form of a functional of the record, in the record's symbols (and ORDER for
+    ``renyi``); DivergentFunctional when it is +inf; ValueError when SymPy does not integrate it."""
+    if name not in FUNCTIONALS:
+        raise DomainError("name", name, "one of " + ", ".join(FUNCTIONALS))
+    reason = divergence(record, name)
+    if reason is not None:
+        raise DivergentFunctional(name, record, reason)
+    law = slope_law(record)
+    if not integrable(law):
+        raise ValueError(f"{name} of {record}: log|f'| is not of the form a + b x + c log x on each piece "
+                         "(left to quadrature)")
+    if name == "renyi":
+        total = _closed(law, "renyi_sum")
+        expr = sp.expand_log(sp.log(sp.simplify(total)) / _T, force=True)
+        return sp.simplify(_finish(expr, law).xreplace({_T: ORDER - 1}))
+    return _finish(_closed(law, name), law)
+
+
+def integrable(law: SlopeLaw) -> bool:
+    """Whether the SymPy route applies: on every piece log|f'| = a + b x + c log x in the law's variable
+    (Gaussian family in z; Laplace, f_{eps,delta}, randomized response, uniform sampling in alpha).
+    Other shapes (the logistic family) integrate too, but SymPy takes seconds to minutes: quadrature."""
+    L = sp.Dummy("L")
+    for p in law.pieces:
+        if p.flat:
+            continue
+        h = sp.expand(p.g.xreplace({sp.log(law.var): L}))
+        if h.has(sp.log(law.var)):
+            return False
+        try:
+            poly = sp.Poly(h, law.var, L)
+        except sp.PolynomialError:
+            return False
+        if poly.total_degree() > 1:
+            return False
+    return True
+
+
+def pure_eps_form(record: TradeOff) -> tuple[sp.Expr, str]:
+    """(eps of pure DP, reason when infinite) from the slopes at the ends (SU-link-pure, both ways)."""
+    a = sy.alpha
+    at = {s: v for s, v in record.values.items() if v != 0}
+    f0 = record.power.xreplace(_zeros(record)).xreplace({a: sp.S.Zero})
+    if _sign(f0, at) > 0:
+        f_at_0 = "0" if _sign(f0 - 1, at) == 0 else f"1 - {_show(f0, at)}"
+        return sp.oo, (f"f(0) = {f_at_0} < 1: an event of probability {_show(f0, at)} under Q "
+                       "has probability 0 under P")
+    law = slope_law(record)
+    first, last = law.pieces[0], law.pieces[-1]
+    if last.flat or first.flat:
+        return sp.oo, "f = 0 near alpha = 1 (f'(1-) = 0): P has mass where Q has none"
+    if law.var == sy.z:
+        left = sp.limit(first.g, sy.z, -sp.oo)
+        right = sp.limit(last.g, sy.z, sp.oo)
+    else:
+        left = sp.limit(first.g, a, 0, "+")
+        right = sp.limit(last.g, a, 1, "-")
+    eps = _tidy(sp.Max(left, -right).xreplace(law.back))
+    if eps.xreplace(law.at).xreplace(record.values) == sp.oo or eps == sp.oo:
+        side = "0+" if left == sp.oo or left.xreplace(law.at) == sp.oo else "1-"
+        return sp.oo, f"|f'({side})| is {'infinite' if side == '0+' else '0'}: the privacy loss is unbounded"
+    return eps, ""

@@ -1,0 +1,373 @@
+"""Functionals and link functions of a trade-off record, to verified digits.
+
+Su (2025) seed 004, catalog 004 Sec. 1.1 (link functions: pure eps, (eps, delta), Renyi, zCDP, KL,
+TV) and Sec. 3 (kl, kappa2, kappa3, kappabar3 of Dong, Roth, Su 2022 Sec. 3).  The definitions and
+the derivation of log|f'| piece by piece are in ``derive.functionals``; this module evaluates them:
+
+* ``method="sympy"``: the closed form SymPy integrates (Gaussian family, Laplace, f_{eps,0},
+  randomized response, uniform sampling), evaluated with ``numeric.bridge.compile_mp`` and
+  verified at two precisions (``numeric.precision.verified``);
+* ``method="quadrature"``: tanh-sinh quadrature (``mpmath.quad``) of the same integrand of
+  log|f'| over each piece, split where |.| or (.)_+ has its kink (found by bisection: log|f'| is
+  non-increasing, f being convex), at the working precision, verified the same way; the Gaussian
+  family is integrated in z = PhiInv(alpha) with the weight phi(z);
+* ``method="auto"`` (default): SymPy where it applies, else quadrature.
+
+Links: ``pure_eps`` (slopes at the ends), ``approx_eps`` (eps at delta: ``numeric.profile.eps_at``,
+reused), ``renyi`` (order lambda > 1), ``zcdp`` (sup over lambda of D_lambda/lambda: closed form when
+D_lambda/lambda does not depend on lambda, as for G_mu, else maximised numerically, the limit
+lambda -> 1+ being kl), ``functional(record, "kl" | "tv" | ...)``.
+
+A functional that is +inf (f = 0 on [x0, 1], so f' = 0 on a set of positive measure) raises
+``derive.functionals.DivergentFunctional`` (a DomainError) with the reason; pure eps and eps(delta)
+may be inf (they are reported as inf).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import mpmath
+import sympy as sp
+
+from derive import functionals as dfun
+from derive.domains import parse_in
+from derive.errors import DomainError
+from derive.functionals import ORDER, DivergentFunctional
+from derive.tradeoff import TradeOff
+
+from .bridge import Exact, compile_mp, exact_of, to_mpf
+from .inputs import bound_env
+from .precision import verified
+
+NAMES = dfun.FUNCTIONALS
+METHODS = ("auto", "sympy", "quadrature")
+LINKS = ("pure", "approx", "renyi", "zcdp", "kl", "tv")
+
+
+@dataclass(frozen=True)
+class Value:
+    """A verified number (mpf, Exact, or mpf inf) with how it was obtained."""
+
+    value: object
+    method: str                 # "sympy" | "quadrature" | "profile"
+    expr: sp.Expr | None = None  # the closed form, in the record's symbols (and lambda), when derived
+    note: str = ""
+
+    @property
+    def latex(self) -> str | None:
+        return None if self.expr is None else sp.latex(self.expr)
+
+
+def _check_method(method: str) -> str:
+    if method not in METHODS:
+        raise DomainError("method", method, "one of " + ", ".join(METHODS))
+    return method
+
+
+def _order(order):
+    if order is None:
+        raise DomainError("order", "unset", "a Renyi order lambda " + _order_range())
+    return parse_in("order", order, "order")
+
+
+def _order_range() -> str:
+    from derive.domains import DOMAINS
+    return DOMAINS["order"].describe()
+
+
+def _env(record: TradeOff, law: dfun.SlopeLaw | None = None) -> dict:
+    env = bound_env(record)
+    if law is not None:
+        for dummy, expr in law.back.items():
+            env[dummy] = compile_mp(expr)(dict(env))
+    return env
+
+
+def _evaluate(expr: sp.Expr, record: TradeOff, digits: int, extra: dict | None = None):
+    """A closed form at the record's values (and ``extra``), verified; exact when SymPy says so."""
+    bound = expr.xreplace(dict(record.values)).xreplace({k: v for k, v in (extra or {}).items()})
+    if bound.is_Rational:
+        return exact_of(bound)
+    if bound is sp.oo:
+        return mpmath.mpf("inf")
+    fn = compile_mp(expr)
+    env = bound_env(record)
+    env.update({k: exact_of(v) for k, v in (extra or {}).items()})
+    return verified(lambda: fn(env), digits)
+
+
+# ------------------------------------------------------------------------ functionals --------
+
+def functional(record: TradeOff, name: str, *, order=None, digits: int = 15, method: str = "auto") -> Value:
+    """kl, kappa2, kappa3, kappabar3, tv or renyi (with ``order``) of the record."""
+    _check_method(method)
+    if name not in NAMES:
+        raise DomainError("name", name, "one of " + ", ".join(NAMES))
+    lam = _order(order) if name == "renyi" else None
+    if name != "renyi" and order is not None:
+        raise DomainError("order", order, "given only with the functional renyi")
+    reason = dfun.divergence(record, name)
+    if reason is not None:
+        raise DivergentFunctional(name, record, reason)
+    if method in ("auto", "sympy"):
+        try:
+            expr = dfun.closed_form(record, name)
+        except ValueError as exc:
+            if method == "sympy":
+                raise DomainError("method", "sympy", f"a route SymPy can integrate: {exc}") from None
+        else:
+            extra = {ORDER: lam} if lam is not None else None
+            try:
+                value = _evaluate(expr, record, digits, extra)
+            except TypeError:          # a function without an mpmath kernel in the closed form
+                if method == "sympy":
+                    raise
+            else:
+                return Value(value, "sympy", expr)
+    return Value(_quadrature(record, name, lam, digits), "quadrature")
+
+
+def renyi(record: TradeOff, order, digits: int = 15, method: str = "auto") -> Value:
+    """D_lambda(f) = 1/(lambda - 1) log int_0^1 |f'|^(1 - lambda), lambda > 1."""
+    return functional(record, "renyi", order=order, digits=digits, method=method)
+
+
+def _kink(G, c, a, b):
+    """x in (a, b) where the non-increasing G crosses -c (G(x) + c changes sign), or None."""
+    def s(x):
+        return G(x) + c
+    lo, hi = a, b
+    if mpmath.isinf(lo):
+        lo = min(mpmath.mpf(-1), hi - 1) if not mpmath.isinf(hi) else mpmath.mpf(-1)
+        while s(lo) <= 0 and lo > -2 ** 40:
+            lo *= 2
+    if mpmath.isinf(hi):
+        hi = max(mpmath.mpf(1), lo + 1)
+        while s(hi) >= 0 and hi < 2 ** 40:
+            hi *= 2
+    if not s(lo) > 0 or not s(hi) < 0:
+        return None
+    for _ in range(mpmath.mp.prec + 20):
+        mid = (lo + hi) / 2
+        if mid == lo or mid == hi:
+            break
+        if s(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def _quadrature(record: TradeOff, name: str, lam, digits: int):
+    """The functional by tanh-sinh quadrature of its integrand of log|f'|, verified."""
+    law = dfun.slope_law(record)
+    var = law.var
+    parts = [(p.flat, None if p.flat else compile_mp(p.g), compile_mp(p.lo), compile_mp(p.hi)) for p in law.pieces]
+    gaussian_weight = var == dfun.sy.z
+    lam_e = exact_of(lam) if lam is not None else None
+
+    def compute():
+        env = _env(record, law)
+
+        def ends(lo, hi):
+            return to_mpf(lo(env)), to_mpf(hi(env))
+
+        def integral(h, c=None):
+            """sum over the non-flat pieces of int h(g) w, split where g = -c."""
+            total = mpmath.mpf(0)
+            for flat, g, lo, hi in parts:
+                if flat:
+                    continue
+                a, b = ends(lo, hi)
+
+                def G(x, g=g):
+                    env[var] = x
+                    return to_mpf(g(env))
+                nodes = [a, b]
+                if c is not None:
+                    x = _kink(G, c, a, b)
+                    if x is not None:
+                        nodes.insert(1, x)
+                if gaussian_weight and a < 0 < b and 0 not in nodes:
+                    nodes = sorted(nodes + [mpmath.mpf(0)])
+                if gaussian_weight:
+                    total += mpmath.quad(lambda x: h(G(x)) * mpmath.npdf(x), nodes)
+                else:
+                    total += mpmath.quad(lambda x: h(G(x)), nodes)
+            return total
+
+        if name == "kl":
+            return -integral(lambda g: g)
+        if name == "kappa2":
+            return integral(lambda g: g * g)
+        if name == "kappa3":
+            return integral(lambda g: abs(g) ** 3, 0)
+        if name == "kappabar3":
+            kl = -integral(lambda g: g)
+            return integral(lambda g: abs(g + kl) ** 3, kl)
+        if name == "tv":
+            flat = mpmath.fsum(b - a for f_, _, lo, hi in parts if f_ for a, b in [ends(lo, hi)])
+            return flat + integral(lambda g: max(mpmath.mpf(0), -mpmath.expm1(g)), 0)
+        t = to_mpf(lam_e) - 1                    # renyi
+        return mpmath.log(integral(lambda g: mpmath.exp(-t * g))) / t
+    return verified(compute, digits)
+
+
+# ----------------------------------------------------------------------------- links ---------
+
+def pure_eps(record: TradeOff, digits: int = 15) -> Value:
+    """eps of pure DP: max{log(-f'(0+)), -log(-f'(1-))}; inf (with the reason) when f(0) < 1 or a slope
+    at an end is infinite or 0."""
+    expr, reason = dfun.pure_eps_form(record)
+    if expr is sp.oo:
+        return Value(mpmath.mpf("inf"), "sympy", sp.oo, reason)
+    return Value(_evaluate(expr, record, digits), "sympy", expr)
+
+
+def approx_eps(record: TradeOff, delta, digits: int = 15) -> Value:
+    """eps(delta) = inf{eps >= 0: 1 + f*(-e^eps) <= delta} (numeric.profile.eps_at, reused)."""
+    from . import mp
+    value = mp.profile_eps(record, delta, digits)
+    how = "closed-form profile" if record.profile is not None else "numerical supremum 1 + f*(-e^eps)"
+    return Value(value, "profile", None, f"root of 1 + f*(-e^eps) = delta ({how})")
+
+
+def kl(record: TradeOff, digits: int = 15, method: str = "auto") -> Value:
+    return functional(record, "kl", digits=digits, method=method)
+
+
+def tv(record: TradeOff, digits: int = 15, method: str = "auto") -> Value:
+    return functional(record, "tv", digits=digits, method=method)
+
+
+#: log(lambda - 1) range searched for the zCDP supremum
+_U_LOW, _U_HIGH = -24, 24
+_GOLDEN = (3 - mpmath.sqrt(5)) / 2
+
+
+def zcdp(record: TradeOff, digits: int = 15, method: str = "auto") -> Value:
+    """rho = sup_{lambda > 1} D_lambda(f) / lambda.
+
+    When SymPy's D_lambda / lambda is free of lambda (G_mu: mu^2/2) that is the closed form.  Otherwise
+    D_lambda / lambda is maximised numerically over lambda = 1 + e^u, u in [-24, 24] (a grid, then
+    golden section around the best point), and compared with its limit kl(f) as lambda -> 1+."""
+    _check_method(method)
+    reason = dfun.divergence(record, "renyi")
+    if reason is not None:
+        raise DivergentFunctional("zcdp", record, reason)
+    expr = None
+    if method in ("auto", "sympy"):
+        try:
+            expr = dfun.closed_form(record, "renyi")
+        except ValueError as exc:
+            if method == "sympy":
+                raise DomainError("method", "sympy", f"a route SymPy can integrate: {exc}") from None
+    if expr is not None:
+        ratio = sp.simplify(expr / ORDER)
+        if ORDER not in ratio.free_symbols:
+            return Value(_evaluate(ratio, record, digits), "sympy", ratio,
+                         "D_lambda/lambda does not depend on lambda")
+    kl_value = functional(record, "kl", digits=digits + 5, method=method)
+    if expr is not None:
+        fn = compile_mp(expr)
+
+        def D(lam, env):
+            env[ORDER] = lam
+            return to_mpf(fn(env))
+        inner = "closed-form"
+    else:
+        def D(lam, env):
+            return _renyi_quadrature_at(record, lam)
+        inner = "quadrature"
+
+    endpoint = {"hit": False}
+
+    def compute():
+        env = _env(record)
+        kl_mp = to_mpf(kl_value.value)
+
+        def phi(u):
+            lam = 1 + mpmath.exp(u)
+            return D(lam, env) / lam
+        grid = [mpmath.mpf(u) for u in range(_U_LOW, _U_HIGH + 1, 2)]
+        values = [phi(u) for u in grid]
+        k = max(range(len(grid)), key=lambda i: values[i])
+        lo, hi = grid[max(k - 1, 0)], grid[min(k + 1, len(grid) - 1)]
+        best = _golden(phi, lo, hi)
+        endpoint["hit"] = kl_mp >= best
+        return kl_mp if endpoint["hit"] else best
+    value = verified(compute, digits)
+    if endpoint["hit"]:
+        return Value(kl_value.value, "supremum", kl_value.expr,
+                     f"sup of D_lambda/lambda ({inner}) is its limit kl(f) as lambda -> 1+ (found numerically)")
+    return Value(value, "supremum", None, f"sup of D_lambda/lambda ({inner}) found numerically, lambda = 1 + e^u, "
+                                          f"u in [{_U_LOW}, {_U_HIGH}]")
+
+
+def _renyi_quadrature_at(record, lam):
+    """D_lambda by quadrature at an mpf order (used inside the zCDP search, at the ambient precision)."""
+    law = dfun.slope_law(record)
+    var = law.var
+    env = _env(record, law)
+    t = lam - 1
+    total = mpmath.mpf(0)
+    for p in law.pieces:
+        if p.flat:
+            continue
+        g, lo, hi = compile_mp(p.g), compile_mp(p.lo), compile_mp(p.hi)
+
+        def G(x):
+            env[var] = x
+            return to_mpf(g(env))
+        a, b = to_mpf(lo(env)), to_mpf(hi(env))
+        if var == dfun.sy.z:
+            total += mpmath.quad(lambda x: mpmath.exp(-t * G(x)) * mpmath.npdf(x), [a, 0, b])
+        else:
+            total += mpmath.quad(lambda x: mpmath.exp(-t * G(x)), [a, b])
+    return mpmath.log(total) / t
+
+
+def _golden(h, lo, hi):
+    """max of a unimodal h on [lo, hi] by golden section (the value, to the working precision)."""
+    g = mpmath.mpf(_GOLDEN)
+    a, b = mpmath.mpf(lo), mpmath.mpf(hi)
+    c, d = a + g * (b - a), b - g * (b - a)
+    hc, hd = h(c), h(d)
+    tol = mpmath.ldexp(1, -(mpmath.mp.prec // 2 + 8))
+    while b - a > tol * max(1, abs(a), abs(b)):
+        if hc >= hd:
+            b, d, hd = d, c, hc
+            c = a + g * (b - a)
+            hc = h(c)
+        else:
+            a, c, hc = c, d, hd
+            d = b - g * (b - a)
+            hd = h(d)
+    return max(hc, hd, h(lo), h(hi))
+
+
+def link(record: TradeOff, to: str, *, at_delta=None, order=None, digits: int = 15, method: str = "auto") -> Value:
+    """The link functional ``to`` (pure, approx, renyi, zcdp, kl, tv) of the record."""
+    if to not in LINKS:
+        raise DomainError("to", to, "one of " + ", ".join(LINKS))
+    if to != "approx" and at_delta is not None:
+        raise DomainError("at_delta", at_delta, "given only with --to approx")
+    if to != "renyi" and order is not None:
+        raise DomainError("order", order, "given only with --to renyi")
+    if to == "pure":
+        return pure_eps(record, digits)
+    if to == "approx":
+        if at_delta is None:
+            raise DomainError("at_delta", "unset", "a delta in [0, 1] (--at-delta) for --to approx")
+        parse_in("at_delta", at_delta, "delta")
+        return approx_eps(record, at_delta, digits)
+    if to == "renyi":
+        return renyi(record, order, digits, method)
+    if to == "zcdp":
+        return zcdp(record, digits, method)
+    return functional(record, to, digits=digits, method=method)
+
+
+__all__ = ["NAMES", "METHODS", "LINKS", "Value", "functional", "renyi", "kl", "tv", "pure_eps", "approx_eps",
+           "zcdp", "link", "Exact"]
