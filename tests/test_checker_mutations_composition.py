@@ -1,0 +1,67 @@
+"""Mutation tests for proofs_check.claims_composition (seed 004 composition claims).
+
+Each test breaks one piece of the exact composition routes (numeric/compose_exact.py) or of the
+engine (numeric/pld.py) slightly, and the claim that checks it must report FAILED."""
+
+from __future__ import annotations
+
+import mpmath
+
+from numeric import compose_exact as X
+from numeric import pld
+from proofs_check.discovery import all_claims
+
+from mutations import assert_failed, assert_passes
+
+all_claims()
+
+
+def test_kov_closed_form_catches_swapped_step_probabilities(monkeypatch):
+    assert_passes("KOV17:closed-form")
+    orig = X.BinomialLaw.__init__
+
+    def swapped(self, *a):
+        orig(self, *a)
+        self.a, self.b = self.b, self.a
+    monkeypatch.setattr(X.BinomialLaw, "__init__", swapped)
+    assert_failed("KOV17:closed-form")
+
+
+def test_kov_closed_form_catches_a_wrong_printed_exponent(monkeypatch):
+    def wrong(eps, delta, k, i):
+        e = mpmath.mpf(eps)
+        d = mpmath.mpf(delta)
+        s = mpmath.fsum(mpmath.binomial(k, l) * (mpmath.exp((k - l) * e) - mpmath.exp((k - 2 * i - l) * e))
+                        for l in range(i))                    # sign of l flipped
+        return 1 - (1 - d) ** k * (1 - s / (1 + mpmath.exp(e)) ** k)
+    monkeypatch.setattr(X, "kov_delta", wrong)
+    assert_failed("KOV17:closed-form")
+
+
+def test_kov_binomial_catches_no_randomisation(monkeypatch):
+    assert_passes("KOV17:binomial")
+    orig = X._Law.tradeoff
+
+    def unrandomised(self, alpha):          # the boundary atom accepted whole: beta too large
+        b, p = orig(self, alpha)
+        return b * (1 + mpmath.mpf(10) ** -12), p
+    monkeypatch.setattr(X._Law, "tradeoff", unrandomised)
+    assert_failed("KOV17:binomial")
+
+
+def test_gdp_composition_catches_a_wrong_mu(monkeypatch):
+    orig = X.gdp_mu
+    monkeypatch.setattr(X, "gdp_mu", lambda mus: orig(mus) * (1 + X.sp.Rational(1, 10**9)))
+    assert_failed("DRS-Cor3.3")
+
+
+def test_laplace_composition_catches_a_wrong_series(monkeypatch):
+    assert_passes("Laplace-composition")
+    orig = X._lower_gamma_reg
+    monkeypatch.setattr(X, "_lower_gamma_reg", lambda m, x: orig(m, x) * (1 + mpmath.mpf(10) ** -15))
+    assert_failed("Laplace-composition")
+
+
+def test_laplace_composition_catches_an_engine_without_the_underflow_guard(monkeypatch):
+    monkeypatch.setattr(pld, "TINY_NORMAL", -1.0)
+    assert_failed("Laplace-composition")
