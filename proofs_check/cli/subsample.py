@@ -1,0 +1,128 @@
+"""``subsample``: privacy amplification by subsampling (issue #9 item 4; seed 004 Sec. 4.1).
+
+Without ``--k``: C_p(f) = min{f_p, f_p^{-1}}** of a symmetric record (Dong-Roth-Su Thm 4.2),
+f_p = p f + (1 - p) Id, evaluated to --digits verified digits by numeric/subsampling.py
+(``method`` "exact").  It is the guarantee of one subsampled run for both samplings: uniform
+sampling of m = p n records (replace-one neighbours, Thm 4.2) and Poisson sampling with rate p
+(add/remove neighbours: f_p and f_p^{-1} are its two directions).
+
+With ``--k``: the k-fold composition of the Poisson-subsampled Gaussian, both directions, from the
+certified engine (numeric/pld.py; ``method`` "numeric", a bracket).  Other mechanisms and uniform
+sampling have no composed dominating pair in the engine yet; they are refused with that reason.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .common import (Once, Records, UsageError, add_mechanism, lookup, mechanism_help, mechanism_params, number,
+                     output_parent, run_one, subparser)
+
+#: mechanisms whose records are symmetric with a closed-form profile (C_p needs both)
+NAMES = ("gaussian", "laplace", "randomized-response", "approx-dp", "classical-gaussian")
+
+
+def register(sub):
+    p = subparser(sub, "subsample", "privacy amplification by subsampling: C_p(f), or its k-fold composition",
+                  "C_p(f) = min{f_p, f_p^-1}** with f_p = p f + (1 - p) Id (Dong, Roth, Su 2022, Thm 4.2), the "
+                  "trade-off function of the mechanism run on a subsample of rate p (uniform sampling without "
+                  "replacement, or Poisson sampling: both directions).  Without --k the value is exact (verified "
+                  "digits); with --k the Poisson-subsampled Gaussian is composed k times by the certified engine "
+                  "(a bracket; the unsuffixed value is the privacy-safe end).\n\n" + mechanism_help(NAMES),
+                  ["dp-derive subsample gaussian --mu 1 --p 0.01 --alpha 0.05",
+                   "dp-derive subsample laplace --eps 1 --p 0.1 --at-delta 1e-6 --digits 30",
+                   "dp-derive subsample gaussian --mu 0.9 --p 0.01 --k 1000 --at-delta 1e-5 --json"],
+                  parents=[output_parent(formats=("text", "json"))])
+    add_mechanism(p, NAMES, lists=False)
+    p.add_argument("--p", type=number("sampling_rate", "p"), required=True, action=Once,
+                   help="sampling rate p in (0, 1] (batch / n for uniform sampling)")
+    p.add_argument("--sampling", choices=("poisson", "uniform"), default="poisson", action=Once,
+                   help="poisson (default): each record independently with probability p; uniform: a fixed-size "
+                        "subset of p n records")
+    p.add_argument("--k", type=number("count", "k"), default=None, action=Once,
+                   help="compose the subsampled mechanism k times (gaussian, Poisson sampling)")
+    q = p.add_mutually_exclusive_group(required=True)
+    q.add_argument("--alpha", type=number("alpha"), action=Once, help="C_p(f)(alpha) and the power")
+    q.add_argument("--at-eps", type=number("at_eps", "eps"), action=Once, help="delta(eps)")
+    q.add_argument("--at-delta", type=number("at_delta", "delta"), action=Once, help="eps(delta)")
+    p.set_defaults(func=cmd_subsample)
+
+
+def cmd_subsample(args):
+    from numeric.precision import format_number
+    mechanism = lookup(args.mechanism)
+    given, _ = mechanism_params(args, mechanism)
+    if any(len(v) != 1 for v in given.values()):
+        raise UsageError("subsample takes one value per mechanism parameter")
+    values = {k: v[0] for k, v in given.items()}
+    records = Records(args, mechanism)
+    k = int(args.k) if args.k is not None else None
+    if k is not None and k > 1:
+        if args.mechanism != "gaussian":
+            raise UsageError(f"k={args.k}: composing a subsampled {args.mechanism} is not available (the engine has "
+                             "the Poisson-subsampled Gaussian pair only); give --k with gaussian, or no --k")
+        if args.sampling != "poisson":
+            raise UsageError(f"sampling={args.sampling}: the composed uniform-sampling pair is not in the engine; "
+                             "use --sampling poisson, or no --k for C_p(f)")
+    digits = args.digits
+
+    def compute():
+        t0 = time.perf_counter()
+        record = records.get(values)
+        shown = {"mechanism": mechanism.name, "params": records.shown(values), "p": args.p,
+                 "sampling": args.sampling}
+        if k is not None and k > 1:
+            return _composed(args, values, k, shown, t0)
+        from numeric import subsampling as S
+        if args.alpha is not None:
+            r = S.tradeoff(record, args.p, args.alpha, digits)
+            beta, power = format_number(r.value, digits), format_number(r.complement, digits)
+            payload = {**shown, "alpha": args.alpha, "beta": beta, "beta_lower": beta, "beta_upper": beta,
+                       "power": power}
+            line = f"C_p(f)({args.alpha}) = {beta}, power = {power}"
+        elif args.at_eps is not None:
+            v = format_number(S.delta(record, args.p, args.at_eps, digits).value, digits)
+            payload = {**shown, "eps": args.at_eps, "delta": v, "delta_lower": v, "delta_upper": v}
+            line = f"delta = {v} at eps = {args.at_eps}"
+        else:
+            v = format_number(S.eps(record, args.p, args.at_delta, digits).value, digits)
+            payload = {**shown, "delta": args.at_delta, "eps": v, "eps_lower": v, "eps_upper": v}
+            line = f"eps = {v} at delta = {args.at_delta}"
+        payload.update({"method": "exact", "certified": True, "digits": digits,
+                        "seconds": round(time.perf_counter() - t0, 3)})
+        return payload, [f"{record}, subsampled at p = {args.p}: {line}  (C_p(f), {digits} verified digits)"]
+    return run_one(args, compute)
+
+
+def _composed(args, values, k, shown, t0):
+    from fractions import Fraction
+
+    from numeric import pld, pld_mechanisms as M
+    from numeric.precision import format_number
+    mu = Fraction(values["mu"])
+    if mu == 0:
+        raise UsageError("mu=0: the subsampled Gaussian with mu = 0 is Id (perfect privacy); no composition needed")
+    comp = pld.compose([(M.subsampled_gaussian(str(args.p), str(1 / mu)), k)])
+    digits = min(args.digits, 15)
+    fmt = (lambda v: format_number(v, digits))
+    if args.alpha is not None:
+        r = comp.tradeoff(args.alpha)
+        payload = {**shown, "k": k, "alpha": args.alpha, "beta": fmt(r.beta), "beta_lower": fmt(r.beta_lower),
+                   "beta_upper": fmt(r.beta_upper), "power": fmt(r.power)}
+        line = f"beta in [{payload['beta_lower']}, {payload['beta_upper']}] at alpha = {args.alpha}"
+    elif args.at_eps is not None:
+        r = comp.delta(args.at_eps)
+        payload = {**shown, "k": k, "eps": args.at_eps, "delta": fmt(r.delta), "delta_lower": fmt(r.delta_lower),
+                   "delta_upper": fmt(r.delta_upper)}
+        line = f"delta in [{payload['delta_lower']}, {payload['delta_upper']}] at eps = {args.at_eps}"
+    else:
+        r = comp.eps(args.at_delta)
+        payload = {**shown, "k": k, "delta": args.at_delta, "eps": fmt(r.eps), "eps_lower": fmt(r.eps_lower),
+                   "eps_upper": fmt(r.eps_upper)}
+        line = f"eps in [{payload['eps_lower']}, {payload['eps_upper']}] at delta = {args.at_delta}"
+    payload.update({"method": "numeric", "certified": bool(r.certified), "digits": digits,
+                    "seconds": round(time.perf_counter() - t0, 3)})
+    if r.reason:
+        payload["reason"] = r.reason
+    return payload, [f"{k} x Poisson-subsampled gaussian(mu={values['mu']}), p = {args.p}: {line}"
+                     + ("  (certified)" if r.certified else f"  (not certified: {r.reason})")]
