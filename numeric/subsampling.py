@@ -96,7 +96,8 @@ class Subsampled:
             return _F(self.record).fixed_point()
         except DomainError:
             name, value = next(iter(self.record.params.items()), ("mechanism", self.record.name))
-            raise DomainError({"epsilon": "eps"}.get(name, name), value,
+            from derive.exact import _show
+            raise DomainError({"epsilon": "eps"}.get(name, name), _show(value),
                               "a value whose fixed point f(c) = c is above 1e-1000 (C_p(f) is built from it; "
                               "this one's is smaller)") from None
 
