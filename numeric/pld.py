@@ -1069,7 +1069,8 @@ class Composition:
         l = idx * hf
         ref = float(np.min(np.logaddexp(L_, la + l)))
         vals = [np.exp(np.clip(x - ref, -745, 700)) for x in los]
-        alpha_t = np.exp(la + l - ref)        # alpha t at the grid points, scaled
+        # alpha t at the grid points, scaled (clipped: a smaller value only lowers the lower bound)
+        alpha_t = np.exp(np.clip(la + l - ref, -745, 700))
         best = math.inf
         V = [v + alpha_t for v in vals]       # lines at grid points
         Vm = np.max(V, axis=0)
