@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sympy as sp
 from sympy import S
+from sympy.codegen.cfunctions import log1p
 
 from .special import LogPhi, Phi, PhiInv, PhiInvExp
 from .symbols import alpha, log_alpha
@@ -75,6 +76,31 @@ def _log_of(e):
     if e.is_Number and e.is_positive:
         return sp.log(e)
     return sp.log(e)
+
+
+def _log_difference(e):
+    """log(e) like ``_log_of``, and for a difference A - B of positive terms
+    log A + log1p(-exp(log B - log A)): the logs of A and B are representable far below the float
+    range, and the difference is formed only as 1 - B/A inside log1p (catalog of rules above)."""
+    if e.is_Add:
+        neg = [t for t in e.args if t.could_extract_minus_sign()]
+        pos = [t for t in e.args if not t.could_extract_minus_sign()]
+        if len(neg) == 1 and len(pos) == 1:
+            la, lb = _log_difference(pos[0]), _log_difference(-neg[0])
+            return la + log1p(-sp.exp(lb - la))
+    if isinstance(e, sp.Piecewise):
+        return sp.Piecewise(*[(_log_difference(v) if v != 0 else sp.S.NegativeInfinity, c) for v, c in e.args])
+    if isinstance(e, (sp.Max, sp.Min)):
+        return type(e)(*[_log_difference(a) for a in e.args], evaluate=False)
+    if e.is_Mul:
+        return sp.Add(*[_log_difference(f) for f in e.args])
+    return _log_of(e)
+
+
+def log_of_difference(expr: sp.Expr) -> sp.Expr:
+    """log(expr) for a positive quantity written as differences of positive terms (a privacy profile
+    delta(eps) = A - e^eps B): see ``_log_difference``."""
+    return _log_difference(expr)
 
 
 def _condition_in_log_space(cond):

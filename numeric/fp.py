@@ -24,7 +24,7 @@ from derive.tradeoff import TradeOff, eps_prime
 from . import mp as _mp
 from .bridge import compile_fp, fp_call
 
-__all__ = ["evaluate", "tradeoff", "power", "log_tradeoff", "log_power", "profile_delta",
+__all__ = ["evaluate", "tradeoff", "power", "log_tradeoff", "log_power", "profile_delta", "log_profile_delta",
            "profile_eps", "conjugate", "inverse", "symmetrized", "tradeoff_from_profile"]
 
 
@@ -105,9 +105,93 @@ def _scalar_mp(func, first, arr):
     return _result(out)
 
 
+def log_profile_delta(record: TradeOff, eps):
+    """log delta(eps) in float64 from the closed-form profile written as log A + log1p(-B/A)
+    (``derive.stabilize.log_of_difference``): finite far below the float range of delta."""
+    e = _array("eps", eps, 0.0, np.inf)
+    if record.profile is None:
+        return _result(np.log(np.asarray(_scalar_mp(_mp.profile_delta, record, e), dtype=float)))
+    return _result(np.broadcast_to(fp_call(_log_profile_fn(record), e), e.shape) + 0.0)
+
+
+def _log_profile_fn(record: TradeOff):
+    key = (record.name, tuple(sorted((s.name, str(v)) for s, v in record.values.items())),
+           sp.srepr(record.profile))
+    fn = _LOG_PROFILE.get(key)
+    if fn is None:
+        from derive.stabilize import log_of_difference
+        fn = compile_fp(log_of_difference(_bound(record, record.profile)), (eps_prime,))
+        if len(_LOG_PROFILE) > 256:
+            _LOG_PROFILE.clear()
+        _LOG_PROFILE[key] = fn
+    return fn
+
+
+_LOG_PROFILE: dict = {}
+
+
 def profile_eps(record: TradeOff, delta):
-    """eps(delta) via the mp path (17 digits) rounded to float64."""
-    return _scalar_mp(_mp.profile_eps, record, _array("delta", delta, 0.0, 1.0))
+    """eps(delta) = inf{eps >= 0 : delta(eps) <= delta} in float64, vectorised.
+
+    For a record with a closed-form profile: log delta(eps) (``log_profile_delta``, decreasing in
+    eps) is bracketed by doubling and the root of log delta(eps) = log(delta) found by the Illinois
+    variant of regula falsi, all in float arithmetic on whole arrays (no mp call).  The relative
+    error against the mp path is measured in tests/test_numeric_fp.py.  Records without a closed
+    form use the mp path (17 digits) rounded to float64."""
+    d = _array("delta", delta, 0.0, 1.0)
+    if record.profile is None:
+        return _scalar_mp(_mp.profile_eps, record, d)
+    fn = _log_profile_fn(record)
+
+    def g(x, target):
+        with np.errstate(all="ignore"):
+            v = np.broadcast_to(fp_call(fn, x), x.shape) - target
+        return np.where(np.isnan(v), -np.inf, v)          # NaN: delta below float resolution there
+
+    flat = np.atleast_1d(d).astype(float).ravel()
+    with np.errstate(divide="ignore"):
+        target = np.log(flat)
+    out = np.full(flat.shape, np.nan)
+    g0 = g(np.zeros_like(flat), target)
+    out[g0 <= 0] = 0.0
+    todo = np.isnan(out)
+    lo = np.zeros_like(flat)
+    hi = np.ones_like(flat)
+    ghi = g(hi, target)
+    for _ in range(1100):                                 # doubling up to the float range
+        grow = todo & (ghi > 0)
+        if not grow.any():
+            break
+        lo[grow] = hi[grow]
+        with np.errstate(over="ignore"):
+            hi[grow] *= 2
+        ghi[grow] = g(hi[grow], target[grow])
+        over = grow & ~np.isfinite(hi)
+        out[over] = np.inf
+        todo &= ~over
+    glo = g(lo, target)
+    a, b, ga, gb = lo[todo], hi[todo], glo[todo], ghi[todo]
+    t = target[todo]
+    side = np.zeros(a.shape)
+    for _ in range(200):
+        width = b - a
+        if not (width > 4 * np.finfo(float).eps * np.maximum(np.abs(b), 1e-300)).any():
+            break
+        finite = np.isfinite(ga) & np.isfinite(gb) & (ga != gb)
+        with np.errstate(all="ignore"):
+            x = np.where(finite, b - gb * (b - a) / (gb - ga), (a + b) / 2)
+        bad = ~((x > a) & (x < b))
+        x = np.where(bad, (a + b) / 2, x)
+        gx = g(x, t)
+        right = gx <= 0                                   # the root is left of x: x becomes b
+        # Illinois: halve the stale end's value when the same end is kept twice
+        ga = np.where(right & (side == 1), ga / 2, ga)
+        gb = np.where(~right & (side == -1), gb / 2, gb)
+        a, ga = np.where(right, a, x), np.where(right, ga, gx)
+        b, gb = np.where(right, x, b), np.where(right, gx, gb)
+        side = np.where(right, 1, -1)
+    out[todo] = b
+    return _result(out.reshape(np.shape(d)))
 
 
 def conjugate(record: TradeOff, y):

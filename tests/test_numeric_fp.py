@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from numeric import fp
+from numeric import fp, mp
 from tests.reference import values as R
 from tests.test_mechanisms import _textbook_tradeoff
 
@@ -222,3 +222,38 @@ def test_fp_matches_the_laws_absolute_every_record(case, alpha):
     for fp_fn, r in ((fp.tradeoff, ref), (fp.power, ref_power)):
         got = fp_fn(rec, alpha)
         assert abs(got - float(r)) <= 1e-14, f"{case} {fp_fn.__name__} alpha={alpha!r}: {got!r} vs {r}"
+
+
+# ------------------------------------------------------------------ float eps(delta) (issue #11 item 3)
+
+_EPS_CASES = [("gaussian", ("1",)), ("gaussian", ("1e4",)), ("gaussian", ("0.01",)), ("laplace", ("1",)),
+              ("randomized_response", ("1",)), ("approx_dp", ("1", "0.01")), ("classical_gaussian", ("1", "1e-5"))]
+
+
+@pytest.mark.parametrize("ctor,args", _EPS_CASES)
+def test_float_profile_eps_against_mp(ctor, args):
+    """fp.profile_eps (float bracketing + Illinois on log delta) against mp.profile_eps at 25 verified
+    digits (a different algorithm: Newton/bisection on the mp profile): relative error <= 1e-11."""
+    import derive
+    rec = getattr(derive, ctor)(*args)
+    deltas = ["0.3", "1e-5", "1e-10", "1e-100", "1e-300"]
+    got = fp.profile_eps(rec, np.array([float(d) for d in deltas]))
+    for d, v in zip(deltas, got):
+        ref = mp.profile_eps(rec, d, 25)
+        if not mpmath.isfinite(ref) or ref == 0:
+            assert v == float(ref)
+        else:
+            assert abs(v - ref) <= 1e-11 * ref, (d, v, ref)
+
+
+def test_float_profile_eps_needs_the_log1p_form(monkeypatch):
+    """Mutation: log delta taken as log(A) only (the -B/A correction dropped) is caught."""
+    import derive
+    import derive.stabilize as ST
+    from numeric import fp as FP
+    monkeypatch.setattr(ST, "log_of_difference", lambda e: ST._log_of(e.args[0]) if e.is_Add else ST._log_of(e))
+    FP._LOG_PROFILE.clear()
+    rec = derive.gaussian("1")
+    v = FP.profile_eps(rec, 1e-5)
+    FP._LOG_PROFILE.clear()
+    assert abs(v - mp.profile_eps(rec, "1e-5", 20)) > 1e-6
