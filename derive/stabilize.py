@@ -81,7 +81,10 @@ def _log_of(e):
 def _log_difference(e):
     """log(e) like ``_log_of``, and for a difference A - B of positive terms
     log A + log1p(-exp(log B - log A)): the logs of A and B are representable far below the float
-    range, and the difference is formed only as 1 - B/A inside log1p (catalog of rules above)."""
+    range, and the difference is formed only as 1 - B/A inside log1p (catalog of rules above).
+    log 0 is -oo (a structural zero of a piece), never SymPy's complex infinity."""
+    if e == 0:
+        return sp.S.NegativeInfinity
     if e.is_Add:
         neg = [t for t in e.args if t.could_extract_minus_sign()]
         pos = [t for t in e.args if not t.could_extract_minus_sign()]
@@ -89,9 +92,18 @@ def _log_difference(e):
             la, lb = _log_difference(pos[0]), _log_difference(-neg[0])
             return la + log1p(-sp.exp(lb - la))
     if isinstance(e, sp.Piecewise):
-        return sp.Piecewise(*[(_log_difference(v) if v != 0 else sp.S.NegativeInfinity, c) for v, c in e.args])
-    if isinstance(e, (sp.Max, sp.Min)):
-        return type(e)(*[_log_difference(a) for a in e.args], evaluate=False)
+        return sp.Piecewise(*[(_log_difference(v), c) for v, c in e.args])
+    if isinstance(e, sp.Max):
+        # log max(a, b, ...) = max over the positive arguments of log a: an argument that may be
+        # negative (the 1 - delta - e^eps alpha of f_{eps,delta}) contributes only where it is > 0
+        kept = [a for a in e.args if a != 0]
+        logs = [_log_difference(a) if a.is_positive else
+                sp.Piecewise((_log_difference(a), a > 0), (sp.S.NegativeInfinity, True)) for a in kept]
+        if not logs:
+            return sp.S.NegativeInfinity
+        return sp.Max(*logs, evaluate=False) if len(logs) > 1 else logs[0]
+    if isinstance(e, sp.Min):
+        return sp.Min(*[_log_difference(a) for a in e.args], evaluate=False)
     if e.is_Mul:
         return sp.Add(*[_log_difference(f) for f in e.args])
     return _log_of(e)
@@ -122,7 +134,7 @@ def log_space(expr: sp.Expr) -> sp.Expr:
     it stays finite in float64 for ``log_alpha`` far below ``log(1e-308)``.
     """
     e = expr.subs(alpha, sp.exp(log_alpha))
-    e = _log_of(e)
+    e = _log_difference(e)
     e = e.replace(lambda t: isinstance(t, PhiInv) and isinstance(t.args[0], sp.exp),
                   lambda t: PhiInvExp(t.args[0].args[0]))
     e = e.replace(lambda t: isinstance(t, sp.Piecewise),

@@ -69,13 +69,33 @@ def _run(record, expr, symbol, arr, mp_func):
 def tradeoff(record: TradeOff, alpha):
     """beta = f(alpha) for float alpha (scalar or array)."""
     a = _array("alpha", alpha, 0.0, 1.0)
-    return _run(record, _bound(record, record.tradeoff), ALPHA, a, _mp.tradeoff)
+    return _unflushed(record, record.tradeoff, a, _run(record, _bound(record, record.tradeoff), ALPHA, a,
+                                                        _mp.tradeoff), _mp.log_tradeoff)
 
 
 def power(record: TradeOff, alpha):
     """1 - f(alpha) without subtraction."""
     a = _array("alpha", alpha, 0.0, 1.0)
-    return _run(record, _bound(record, record.power), ALPHA, a, _mp.power)
+    return _unflushed(record, record.power, a, _run(record, _bound(record, record.power), ALPHA, a, _mp.power),
+                      _mp.log_power)
+
+
+def _unflushed(record, expr, a, out, mp_log):
+    """A 0 of the float form may be an intermediate underflow (Laplace(750) at alpha = 1e-300 is
+    e^-750 / (4 alpha) = 4.75e-27, but e^-750 flushes to 0): such points are recomputed as
+    exp(log form) (``derive.stabilize.log_space``); 0 stays only where the log form is -inf (a
+    structural zero) or below the float range (< 5e-324, where 0 is the float answer)."""
+    arr = np.array(out, dtype=float, ndmin=1)
+    aa = np.broadcast_to(a, arr.shape)
+    zero = (arr == 0) & (aa > 0)
+    if not zero.any():
+        return out
+    with np.errstate(divide="ignore"):
+        la = np.log(aa[zero])
+    logv = np.asarray(_run(record, log_space(_bound(record, expr)), LOG_ALPHA, la, mp_log), dtype=float)
+    with np.errstate(under="ignore"):
+        arr[zero] = np.exp(logv)
+    return _result(arr.reshape(np.shape(out)))
 
 
 def log_tradeoff(record: TradeOff, log_alpha):

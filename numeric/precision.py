@@ -18,6 +18,10 @@ from derive.errors import PrecisionExhausted
 from .bridge import Exact, compile_mp
 
 GUARD = 10
+#: a result's mantissa is cut to this many bits (about 1000 digits) on the way out, unless more digits
+#: were asked for: the extra digits of the working precision are kept for callers that difference
+#: values, but not a 20000-digit mantissa
+MAX_BITS_OUT = 3400
 MAX_DPS = 20000
 #: a division by zero still there at this working precision is an exact one (it is then raised)
 ZERO_DIVISION_DPS = 1000
@@ -34,7 +38,15 @@ def _agree(a, b, digits: int) -> bool:
         return False
     if abs(a - b) > abs(b) * mpmath.mpf(10) ** (-(digits + 2)):
         return False
-    return mpmath.nstr(a, digits) == mpmath.nstr(b, digits)
+    return _nstr(a, digits) == _nstr(b, digits)
+
+
+def _nstr(x, digits: int, **kw) -> str:
+    """mpmath.nstr of ``x`` rounded first to digits + 10 digits: nstr converts the whole mantissa
+    to a decimal integer, and a mantissa of more than 4300 digits (a value computed at high working
+    precision) exceeds Python's integer-to-string limit."""
+    with mpmath.workdps(digits + 10):
+        return mpmath.nstr(+x, digits, **kw)
 
 
 def check_digits(digits) -> int:
@@ -95,8 +107,13 @@ def verified(compute, digits: int, *, max_dps: int = MAX_DPS):
 
 
 def verified_mpf(compute, digits: int):
-    """``verified`` returned as an mpf (an exact result rounded at digits + 10)."""
-    return as_mpf(verified(compute, digits), digits + 10)
+    """``verified`` returned as an mpf rounded at digits + 10 (an exact result too): the working
+    precision's long mantissa is not carried out (str() of it fails beyond 4300 digits)."""
+    value = as_mpf(verified(compute, digits), digits + 10)
+    if isinstance(value, mpmath.mpf) and value._mpf_[3] > MAX_BITS_OUT:
+        with mpmath.workprec(max(MAX_BITS_OUT, int((digits + 10) * 3.33))):
+            return +value
+    return value
 
 
 def evaluate_env(expr, env: dict, digits: int):
@@ -123,4 +140,4 @@ def format_number(value, digits: int) -> str:
         return "inf" if value > 0 else "-inf"
     if value == 0:
         return "0"
-    return mpmath.nstr(value, digits, strip_zeros=False, min_fixed=-4, max_fixed=digits)
+    return _nstr(value, digits, strip_zeros=False, min_fixed=-4, max_fixed=digits)

@@ -64,6 +64,11 @@ class Subsampled:
                               "for symmetric f)")
         self.record = record
         self.p_exact = parse_in("sampling_rate", p, "p")
+        if record.name == "no-privacy":
+            # C_p(0) = max(0, 1 - p - alpha) = f_{0,p}: the fixed point is 0, the hull is one segment
+            from derive.mechanisms import approx_dp
+            record, self.p_exact = approx_dp("0", self.p_exact), sp.Integer(1)
+            self.record = record
         env = bound_env(record)
         self.env = env
         self._f = compile_mp(record.f)
@@ -97,7 +102,7 @@ class Subsampled:
         except DomainError:
             name, value = next(iter(self.record.params.items()), ("mechanism", self.record.name))
             from derive.exact import _show
-            raise DomainError({"epsilon": "eps"}.get(name, name), _show(value),
+            raise DomainError({"epsilon": "eps"}.get(name, name), _show(value) if hasattr(value, "p") else value,
                               "a value whose fixed point f(c) = c is above 1e-1000 (C_p(f) is built from it; "
                               "this one's is smaller)") from None
 

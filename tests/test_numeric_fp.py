@@ -257,3 +257,15 @@ def test_float_profile_eps_needs_the_log1p_form(monkeypatch):
     v = FP.profile_eps(rec, 1e-5)
     FP._LOG_PROFILE.clear()
     assert abs(v - mp.profile_eps(rec, "1e-5", 20)) > 1e-6
+
+
+def test_float_tradeoff_is_not_flushed_to_zero():
+    """Laplace(750) at alpha = 1e-300: f = e^-750 / (4 alpha) = 4.754e-27 (mp path, 20 digits), although
+    e^-750 underflows in float64; approx-dp's structural zero stays 0."""
+    import derive
+    rec = derive.laplace("750")
+    got = fp.tradeoff(rec, np.array([1e-300, 1e-320]))
+    for a, v in zip((1e-300, 1e-320), got):
+        ref = mp.tradeoff(rec, Fraction(a), 20)          # the float's exact value (1e-320 is subnormal)
+        assert abs(v - ref) <= 1e-12 * ref
+    assert fp.tradeoff(derive.approx_dp("1", "0.01"), 0.99999) == 0.0

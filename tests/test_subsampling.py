@@ -138,3 +138,12 @@ def test_cli_composed_gaussian_bracket():
 ])
 def test_cli_bad_input(args, words):
     assert_usage_error(run(("subsample", *args.split())), *words)
+
+
+def test_no_privacy_limit_is_f_0_p():
+    """mu = inf: f = 0, and C_p(0) = max(0, 1 - p - alpha) = f_{0,p} (the hull of (1-p)(1-alpha) and its
+    inverse), by hand."""
+    out = json.loads(run(("subsample", "gaussian", "--mu", "inf", "--p", "0.01", "--alpha", "0.05", "--json")).out)
+    assert out["beta"] == "0.940000000000000" and out["power"] == "0.0600000000000000"
+    out = json.loads(run(("subsample", "laplace", "--eps", "inf", "--p", "0.01", "--at-eps", "3", "--json")).out)
+    assert out["delta"] == "0.0100000000000000"
