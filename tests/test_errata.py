@@ -1,4 +1,4 @@
-"""Errata found by the tool (proofs_check.claims_errata): the list, mutations that change a verdict,
+"""Errata found by the tool (proofs_check.claims_errata_000 ... _004): the list, mutations that change a verdict,
 and ``dp-derive reproduce --errata --json``.
 
 (a) every expected erratum is REFUTED and listed with non-empty fields; the true statements are

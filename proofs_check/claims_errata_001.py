@@ -1,0 +1,219 @@
+"""Seed 001 (Liu, He, Chanyaswad, Wang, Mittal (2019)): statements made in words, checked; errata found by the tool.
+
+How these claims are built and what REFUTED means here: ``proofs_check.errata_common``.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
+
+import mpmath
+
+import derive
+from numeric import attack as NA
+from numeric import mp
+
+from .errata_common import (
+    DIG,
+    LXM,
+    TOL,
+    WDPS,
+    _all,
+    _dec,
+    _gdp_delta,
+    _gt,
+    _mpf,
+    _s,
+    _sweep,
+)
+from .grid import brute_max, laplace_sf
+from .outcomes import agreement, refutation
+from .registry import claim
+from .status import CONFIRMED, FAILED, Outcome
+
+
+@claim("LXM-Errata-PD-lambda-branch2", ("001",), LXM + ", Section 4.1.5, lines 880-884", "statement",
+       "'Combining Eq. 6 and Eq. 8, lambda = e^-eps/(4 alpha^2) if alpha in [0, 0.5], or e^-eps/(4(1 - alpha)^2) "
+       "if alpha in (0.5, 1]': the second branch is inverted; Eq. 6's threshold in Eq. 8 gives "
+       "4(1 - alpha)^2 e^-eps",
+       latex=r"\lambda=e^{\varepsilon(2\theta-1)},\ \theta=\tfrac{\log 2(1-\alpha)}{\varepsilon}\Rightarrow"
+             r"\lambda=4(1-\alpha)^2e^{-\varepsilon}\ (\alpha>\tfrac12)")
+def _lxm_lambda():
+    eps, lap = "1", derive.laplace("1")
+    state = {}
+
+    def corrected():
+        rows = []
+        with mpmath.workdps(WDPS):
+            e = _mpf(eps)
+            for a in ("0.6", "0.75", "0.9"):
+                th = NA.pr(lap, a, DIG)["threshold"]
+                state[a] = th
+                rows.append(({"alpha": a, "what": "Eq. 6 threshold (numeric.attack.pr) vs log(2(1 - alpha))/eps"},
+                             th, mpmath.log(2 * (1 - _mpf(a))) / e))
+                rows.append(({"alpha": a, "what": "Eq. 8 lambda at that threshold vs 4(1 - alpha)^2 e^-eps"},
+                             mpmath.exp(e * (2 * th - 1)), 4 * (1 - _mpf(a)) ** 2 * mpmath.exp(-e)))
+                rows.append(({"alpha": a, "what": "P_FA at the threshold vs alpha"},
+                             laplace_sf(th, 0, 1 / e), _mpf(a)))
+            a = "0.3"
+            th = NA.pr(lap, a, DIG)["threshold"]
+            rows.append(({"alpha": a, "what": "first branch e^-eps/(4 alpha^2) vs the likelihood ratio at theta"},
+                         mpmath.exp(-e) / (4 * _mpf(a) ** 2), mpmath.exp(-e * abs(th - 1)) / mpmath.exp(-e * abs(th))))
+        return agreement(rows, TOL, "Laplace(eps = 1), Q(D') = 0, Q(D) = 1: thresholds of numeric.attack.pr "
+                                    "against the Laplace tail; Eq. 8 at them; the first branch is the true LR")
+
+    def counterexample():
+        out = {}
+        with mpmath.workdps(WDPS):
+            e = _mpf(eps)
+            for a in ("0.75", "0.9"):
+                lam = mpmath.exp(e * (2 * state[a] - 1))
+                printed = mpmath.exp(-e) / (4 * (1 - _mpf(a)) ** 2)
+                if not _gt(printed, 10 * lam):
+                    return None
+                out[f"alpha = {a}"] = f"Eq. 6 in Eq. 8: {_s(lam, 15)}; printed: {_s(printed, 15)}"
+            out["range"] = "the printed 9.197 at alpha = 0.9 exceeds e^eps = 2.718, outside [e^-eps, e^eps]"
+        return out
+    return refutation("lambda = e^-eps/(4 alpha^2) if alpha in [0, 0.5], or e^-eps/(4(1 - alpha)^2) if alpha in (0.5, 1]",
+                      "for alpha in (0.5, 1] Eq. 6 in Eq. 8 gives lambda = 4(1 - alpha)^2 e^-eps (0.09197 at eps = 1, "
+                      "alpha = 0.75); the first branch is right", counterexample, corrected,
+                      "thresholds through numeric.attack.pr of Laplace(1)")
+
+
+_PLATEAU_CELLS = (("0.5", "0.55", "0.22"), ("0.8", "0.62", "0.49"), ("1.5", "0.76", "1.17"), ("2", "0.83", "1.61"))
+_TRUNC_CELLS = (("0.5", "0.67", "0.82"), ("1", "0.67", "0.71"), ("1", "0.83", "2.12"), ("1.5", "0.9", "2.99"),
+                ("1.5", "0.95", "4.41"))
+
+
+def _f_beta_brute(eps, beta):
+    """max over theta of F_beta of the Laplace attack (Q(D') = 0, Q(D) = 1, scale 1/eps), from
+    precision = RSR/(RSR + GSR) and recall = RSR with GSR the Laplace tail above theta; the
+    supremum includes theta -> -oo (the plateau (1 + beta^2)/(2 + beta^2))."""
+    with mpmath.workdps(30):
+        e, b2 = _mpf(eps), _mpf(beta) ** 2
+
+        def fb(th):
+            rsr, gsr = laplace_sf(th, 1, 1 / e), laplace_sf(th, 0, 1 / e)
+            prec = rsr / (rsr + gsr)
+            return (1 + b2) * prec * rsr / (b2 * prec + rsr)
+        _, best = brute_max(fb, -40 / e, 1 + 40 / e, grid=400, smooth=True)
+        return max(best, (1 + b2) / (2 + b2))
+
+
+@claim("LXM-Errata-Table1-plateau", ("001",), LXM + ", Table 1, lines 772-786", "statement",
+       "Table 1 (largest eps with F*_beta <= F) prints a value in four cells where F is below the plateau "
+       "(1 + beta^2)/(2 + beta^2) of F*_beta, so no eps qualifies; the printed value is the turning point "
+       "log(1 + beta^2)",
+       latex=r"F<\frac{1+\beta^2}{2+\beta^2}\le F^*_\beta(\varepsilon)\ \forall\varepsilon:\ (\beta,F)="
+             r"(0.5,0.55),(0.8,0.62),(1.5,0.76),(2,0.83)")
+def _lxm_plateau():
+    def corrected():
+        rows = []
+        for beta, _, pr in _PLATEAU_CELLS:
+            with mpmath.workdps(WDPS):
+                b2 = _mpf(beta) ** 2
+                rows.append(({"beta": beta, "what": "F*_beta at small eps (numeric.attack.fscore_optimum) vs "
+                              "(1 + beta^2)/(2 + beta^2)"},
+                             NA.fscore_optimum(derive.laplace("0.01"), beta, DIG)["fscore"], (1 + b2) / (2 + b2)))
+            rows.append(({"beta": beta, "eps": pr, "what": "F*_beta at the printed eps vs brute force over theta"},
+                         NA.fscore_optimum(derive.laplace(pr), beta, DIG)["fscore"], _f_beta_brute(pr, beta)))
+        out = agreement(rows, 1e-9, "F*_beta of Laplace through numeric.attack.fscore_optimum against the plateau "
+                                    "and a brute-force maximum over the threshold (F* is non-decreasing in eps, "
+                                    "so its minimum is the plateau)")
+        if out.status is CONFIRMED:
+            for beta, _, pr in _PLATEAU_CELLS:
+                tp = Decimal(mpmath.nstr(mpmath.log(1 + _mpf(beta) ** 2), 20))
+                if tp.quantize(Decimal("0.01"), ROUND_HALF_EVEN) != Decimal(pr) and \
+                        tp.quantize(Decimal("0.01"), ROUND_DOWN) != Decimal(pr):
+                    return Outcome(FAILED, detail=f"beta = {beta}: log(1 + beta^2) = {tp} is not the printed {pr}")
+            out.detail += "; each printed value is log(1 + beta^2) to two decimals"
+        return out
+
+    def counterexample():
+        out = {}
+        for beta, f, pr in _PLATEAU_CELLS:
+            inv = NA.fscore_inverse(beta, f, digits=DIG)
+            fs = NA.fscore_optimum(derive.laplace(pr), beta, DIG)["fscore"]
+            if inv["eps"] is not None or not _gt(fs, _mpf(f)):
+                return None
+            out[f"beta = {beta}, F = {f}"] = f"printed {pr}; F*_beta({pr}) = {_s(fs, 10)} > {f}; no eps qualifies"
+        return out
+    return refutation("Table 1 cells (beta, F) = (0.5, 0.55): 0.22, (0.8, 0.62): 0.49, (1.5, 0.76): 1.17, "
+                      "(2, 0.83): 1.61",
+                      "these cells should be empty: F is below the plateau (1 + beta^2)/(2 + beta^2) (0.5556, "
+                      "0.6212, 0.7647, 0.8333) that F*_beta never goes under; the printed numbers are the turning "
+                      "points log(1 + beta^2)", counterexample, corrected,
+                      "numeric.attack.fscore_inverse and fscore_optimum (Laplace, Eq. 12)")
+
+
+@claim("LXM-Errata-Table1-truncated", ("001",), LXM + ", Table 1, lines 772-786", "statement",
+       "five cells of Table 1 are truncated, not rounded, to two decimals: 0.82, 0.71, 2.12, 2.99, 4.41 for "
+       "0.8258, 0.7157, 2.1283, 2.9969, 4.4158",
+       latex=r"\varepsilon_{\max}=0.8258,0.7157,2.1283,2.9969,4.4158")
+def _lxm_truncated():
+    state = {}
+
+    def corrected():
+        rows = []
+        for beta, f, pr in _TRUNC_CELLS:
+            eps = NA.fscore_inverse(beta, f, digits=DIG)["eps"]
+            state[(beta, f)] = eps
+            rows.append(({"beta": beta, "F": f, "what": "F*_beta at the inverse (brute force over theta) vs F"},
+                         _f_beta_brute(_dec(eps, 20), beta), _mpf(f)))
+        return agreement(rows, 1e-9, "the eps of numeric.attack.fscore_inverse gives back F under a brute-force "
+                                     "maximum of F_beta over the threshold")
+
+    def counterexample():
+        out = {}
+        for beta, f, pr in _TRUNC_CELLS:
+            eps = state[(beta, f)]
+            d = Decimal(mpmath.nstr(eps, 20))
+            if not (d.quantize(Decimal("0.01"), ROUND_DOWN) == Decimal(pr)
+                    and d - Decimal(pr) > Decimal("0.005") * (1 + Decimal("1e-9"))):
+                return None
+            out[f"beta = {beta}, F = {f}"] = (f"eps_max = {_s(eps, 10)}, rounds to "
+                                             f"{d.quantize(Decimal('0.01'), ROUND_HALF_EVEN)}, printed {pr}")
+        return out
+    return refutation("Table 1 cells (0.5, 0.67): 0.82, (1, 0.67): 0.71, (1, 0.83): 2.12, (1.5, 0.9): 2.99, "
+                      "(1.5, 0.95): 4.41",
+                      "rounded to two decimals: 0.83, 0.72, 2.13, 3.00, 4.42", counterexample, corrected,
+                      "numeric.attack.fscore_inverse (closed-form inverse of Eq. 12)")
+
+
+@claim("LXM-Errata-GaussSigma-range", ("001",), LXM + ", Section 4.3, lines 953-961", "statement",
+       "the classical calibration sigma = sqrt(2 log(1.25/delta)) Delta Q/eps is stated without eps < 1; it is "
+       "not (eps, delta)-DP for large eps (delta = 1e-5, eps = 9: exact delta(9) = 1.359e-5)",
+       latex=r"\sigma=\sqrt{2\log(1.25/\delta)}/\varepsilon:\ \delta(9)=1.359\cdot10^{-5}>10^{-5}")
+def _lxm_gauss_range():
+    delta = "1e-5"
+
+    def mu_of(eps):
+        with mpmath.workdps(WDPS):
+            return _mpf(eps) / mpmath.sqrt(2 * mpmath.log(mpmath.mpf("1.25") / _mpf(delta)))
+
+    def corrected():
+        rows = [({"eps": e, "what": "delta(eps) of classical_gaussian(eps, 1e-5) vs quadrature of the Gaussian "
+                  "hockey stick"}, mp.profile_delta(derive.classical_gaussian(e, delta), e, DIG), _gdp_delta(mu_of(e), e))
+                for e in ("9", "0.5")]
+
+        def margin(e):
+            got = mp.profile_delta(derive.classical_gaussian(e, delta), e, DIG)
+            with mpmath.workdps(60):
+                return (_mpf(delta) - got) / _mpf(delta)
+        return _all(lambda: agreement(rows, 1e-10, "toolkit profile against the Gaussian law"),
+                    lambda: _sweep([("classical_gaussian(eps, 1e-5)", margin)], -3, math.log10(0.999),
+                                   "delta(eps) <= 1e-5 for eps < 1, margin (1e-5 - delta(eps))/1e-5", point_name="eps",
+                                   grid=7, iterations=6))
+
+    def counterexample():
+        got = mp.profile_delta(derive.classical_gaussian("9", delta), "9", DIG)
+        if not _gt(got, _mpf(delta), mpmath.mpf("0.01")):
+            return None
+        return {"eps": "9", "delta": delta, "mu = eps/sqrt(2 log(1.25/delta))": _s(mu_of("9"), 10),
+                "exact delta(9)": _s(got, 12)}
+    return refutation("Gaussian noise with sigma = sqrt(2 log(1.25/delta)) Delta Q/eps gives (eps, delta)-DP "
+                      "(no range of eps stated; Fig. 4 varies eps)",
+                      "the calibration is (eps, delta)-DP for eps < 1 (Dwork-Roth); for larger eps use the analytic "
+                      "Gaussian mechanism", counterexample, corrected,
+                      "mp.profile_delta of derive.classical_gaussian")

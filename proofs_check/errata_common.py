@@ -1,0 +1,166 @@
+"""Shared helpers of the errata claim modules, one per seed (``claims_errata_000`` ... ``_004``).
+
+Each claim here is of kind ``"statement"``: it quotes (or paraphrases closely) a statement of a
+paper, with the paper and a precise locator.  A false statement is REFUTED through
+:func:`~proofs_check.outcomes.refutation`: ``counterexample()`` computes, through the toolkit's
+public path (``derive`` records and ``numeric.mp``/``risk``/``design``/``semantics``/``attack``/
+``auc``/``composition``), the inputs and values that contradict the paper's words, compared with
+a margin far above the verified error; ``corrected()`` checks the corrected statement, and the
+toolkit values the counter-example rests on, against independent forms (plain mpmath written from
+the definitions in ``grid``'s references or here, quadrature of the densities, brute force).
+Statements that hold are registered too (CONFIRMED), so the list says both.
+
+``dp-derive reproduce --errata`` lists the REFUTED rows (``proofs_check.errata``).  Line numbers
+are lines of the seed text files (``../shared/seeds``).
+
+This module holds the citation strings, the digits and tolerance of every comparison, and small
+reference functions written from the definitions.
+"""
+
+from __future__ import annotations
+
+import mpmath
+
+from .grid import laplace_cdf, laplace_sf, normal_cdf, normal_isf, normal_sf
+from .outcomes import agreement, minimise
+from .status import CONFIRMED, FAILED, PROVEN, Outcome
+
+DF = "de Fondeville (2026), arXiv:2603.12753v1"
+LXM = "Liu, He, Chanyaswad, Wang, Mittal (2019), PoPETs"
+KZ = "Kazan et al. (2025)"
+MHA = "Matthews, Harel, Aseltine (2010)"
+SU = "Su (2025), A statistical viewpoint on differential privacy"
+
+#: digits asked of the toolkit, and the relative tolerance of every comparison with it
+DIG = 15
+TOL = mpmath.mpf("1e-12")
+#: working precision of the independent references
+WDPS = 50
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def _mpf(x):
+    with mpmath.workdps(WDPS):
+        return mpmath.mpf(x) if not isinstance(x, mpmath.mpf) else +x
+
+
+def _dec(x, digits: int = 40) -> str:
+    """An mpf as an exact decimal string of ``digits`` significant digits (a toolkit input)."""
+    with mpmath.workdps(digits + 10):
+        return mpmath.nstr(mpmath.mpf(x), digits, min_fixed=-5, max_fixed=5)
+
+
+def _gt(a, b, tol=TOL) -> bool:
+    """a > b by more than the relative tolerance, decided at 60 digits."""
+    with mpmath.workdps(60):
+        a, b = mpmath.mpf(a), mpmath.mpf(b)
+        return a - b > tol * max(abs(a), abs(b))
+
+
+def _s(x, n: int = 12) -> str:
+    return mpmath.nstr(x, n) if x is not None else "None"
+
+
+def _all(*parts, detail: str = "") -> Outcome:
+    """Run the zero-argument checks in order; the first that is not PROVEN/CONFIRMED is the
+    outcome, else CONFIRMED with the points summed and the margin/worst point of the last one."""
+    points, last, details = 0, None, []
+    for part in parts:
+        out = part()
+        if out.status not in (PROVEN, CONFIRMED):
+            return out
+        points += out.points
+        last = out
+        details.append(out.detail)
+    return Outcome(CONFIRMED, margin=last.margin, worst_at=last.worst_at, points=points,
+                   method=last.method, detail=(detail + ": " if detail else "") + "; ".join(details))
+
+
+def _sweep(cases, lo: float, hi: float, detail: str, point_name: str = "alpha", grid_points=(),
+           grid: int = 13, iterations: int = 14) -> Outcome:
+    """``margin(point) >= 0`` (relative slack) on ``grid_points`` and by an adversarial search over
+    ``log10 point`` in [lo, hi] (a short grid then golden section, outcomes.minimise)."""
+    worst, where, points = None, None, 0
+
+    def fail(at, value):
+        return Outcome(FAILED, detail=detail, worst_at=at, method="numeric, grid + adversarial search",
+                       counterexample={**at, "margin": mpmath.nstr(value, 5)})
+    for label, margin in cases:
+        for text in grid_points:
+            value = margin(text)
+            points += 1
+            if value < -TOL:
+                return fail({"case": label, point_name: text}, value)
+            if worst is None or value < worst:
+                worst, where = value, {"case": label, point_name: text}
+        value, t, n = minimise(lambda t: margin(_dec(mpmath.power(10, mpmath.mpf(t)), 17)), lo, hi,
+                               grid=grid, starts=1, iterations=iterations)
+        points += n
+        at = {"case": label, point_name: _dec(mpmath.power(10, mpmath.mpf(t)), 17)}
+        if value < -TOL:
+            return fail(at, value)
+        if worst is None or value < worst:
+            worst, where = value, at
+    return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), worst_at=where, points=points, detail=detail,
+                   method="numeric, grid + adversarial search")
+
+
+# independent references (plain mpmath, from the definitions of the distributions)
+
+def _gauss_power(mu, a):
+    """1 - G_mu(a) = P(N(mu,1) > z_{1-a})."""
+    with mpmath.workdps(WDPS):
+        return normal_sf(normal_isf(_mpf(a)) - _mpf(mu))
+
+
+def _gauss_tradeoff(mu, a):
+    with mpmath.workdps(WDPS):
+        return normal_cdf(normal_isf(_mpf(a)) - _mpf(mu))
+
+
+def _laplace_threshold(a):
+    """t with P(Lap(0,1) > t) = a."""
+    a = _mpf(a)
+    return -mpmath.log(2 * a) if a <= mpmath.mpf(1) / 2 else mpmath.log(2 * (1 - a))
+
+
+def _laplace_power(eps, a):
+    """1 - f(a) of Laplace noise of scale 1 and shift eps: P(Lap(eps, 1) > t(a))."""
+    with mpmath.workdps(WDPS):
+        return laplace_sf(_laplace_threshold(a), loc=_mpf(eps))
+
+
+def _laplace_tradeoff(eps, a):
+    with mpmath.workdps(WDPS):
+        return laplace_cdf(_laplace_threshold(a), loc=_mpf(eps))
+
+
+def _f_eps_delta(eps, delta, a):
+    """f_{eps,delta}(a) = max{0, 1 - delta - e^eps a, e^-eps (1 - delta - a)}."""
+    with mpmath.workdps(WDPS):
+        e, d, a = _mpf(eps), _mpf(delta), _mpf(a)
+        return max(mpmath.mpf(0), 1 - d - mpmath.exp(e) * a, mpmath.exp(-e) * (1 - d - a))
+
+
+def _gdp_delta(mu, eps):
+    """Tight delta(eps) of N(0,1) vs N(mu,1): the integral of (q - e^eps p)_+ by quadrature."""
+    with mpmath.workdps(30):
+        mu, eps = _mpf(mu), _mpf(eps)
+        kink = eps / mu + mu / 2          # q = e^eps p at y = eps/mu + mu/2
+
+        def h(y):
+            return mpmath.npdf(y, mu, 1) - mpmath.exp(eps) * mpmath.npdf(y, 0, 1)
+        return mpmath.quad(h, [kink, kink + 10, kink + 40, mpmath.inf])
+
+
+def _gdp_delta_closed(mu, eps):
+    """The same delta(eps) from the Gaussian CDF: P_Q(L > eps) - e^eps P_P(L > eps)."""
+    with mpmath.workdps(WDPS):
+        mu, eps = _mpf(mu), _mpf(eps)
+        return normal_sf(eps / mu - mu / 2) - mpmath.exp(eps) * normal_sf(eps / mu + mu / 2)
+
+
+def _rows_ok(rows, detail):
+    return lambda: agreement(rows() if callable(rows) else rows, TOL, detail)
