@@ -1,4 +1,5 @@
-"""The issue #4 commands through subprocess: pr, fscore, fscore-inverse, auc.
+"""The issue #4 commands, run in-process through ``main(argv)`` (tests/cli_runner.py; a subprocess
+would add only start-up time): pr, fscore, fscore-inverse, auc.
 
 Reference values are computed here from the formulas of seed 001 / the catalog
 with plain mpmath, not taken from the program's output.
@@ -7,20 +8,16 @@ with plain mpmath, not taken from the program's output.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import mpmath
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from cli_runner import run as _run
 
 
 def run(*args):
-    p = subprocess.run([sys.executable, "-m", "proofs_check", *args], cwd=ROOT,
-                       capture_output=True, text=True, timeout=120)
-    return p.returncode, p.stdout, p.stderr
+    r = _run(tuple(args))
+    return r.rc, r.out, r.err
 
 
 def test_pr_json():
