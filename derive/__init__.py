@@ -13,7 +13,7 @@ _LAZY = {
     "Phi": "special", "PhiInv": "special", "LogPhi": "special", "PhiInvExp": "special",
     "gaussian": "mechanisms", "classical_gaussian": "mechanisms", "laplace": "mechanisms",
     "approx_dp": "mechanisms", "randomized_response": "mechanisms", "uniform_sampling": "mechanisms",
-    "noise": "mechanisms", "MECHANISMS": "mechanisms",
+    "noise": "mechanisms", "discrete_gaussian": "mechanisms", "MECHANISMS": "mechanisms",
 }
 
 #: every module the lazy names may load (tests/test_layering.py reads this)

@@ -101,6 +101,8 @@ DOMAINS: dict[str, Domain] = {
     # design (seed 000 Sec. 5)
     "n": D(1, None, integer=True, meaning="sample size n (an integer >= 1)"),
     "sigma": D(0, None, low_open=True, meaning="standard deviation sigma > 0"),
+    "sigma2": D(0, 10 ** 4, low_open=True, meaning="variance parameter sigma^2 of the discrete Gaussian, in (0, 1e4] "
+                "(its sums have ~10 sigma terms)"),
     "m": D(0, None, low_open=True, meaning="effect size m > 0"),
     "mu_positive": D(0, None, low_open=True, meaning="GDP parameter mu > 0"),
     "delta_q": D(0, None, low_open=True, meaning="sensitivity of the mean, > 0 (default 1/n)"),

@@ -166,6 +166,8 @@ def _cached(kind: str, record: TradeOff, compute):
 
 def f_at_zero(record: TradeOff) -> Limit:
     """f(0) exactly (DF-Thm1): a limit, equal to the value by continuity of f."""
+    if "f0" in record.facts:
+        return Limit(*record.facts["f0"])
     return _cached("f0", record, lambda: limit_at_zero(record.f))
 
 
@@ -227,6 +229,8 @@ def rho(record: TradeOff) -> Limit:
 
 
 def _rho(record: TradeOff) -> Limit:
+    if "rho" in record.facts:
+        return Limit(*record.facts["rho"])
     f0 = f_at_zero(record)
     if is_below_one(f0.value):
         return Limit(sp.oo, f"f(0) = {f0.value} < 1, so (1 - f(alpha))/alpha >= (1 - f(0))/alpha -> oo")

@@ -54,6 +54,9 @@ class TradeOff:
     notes: str = ""
     #: how ``str`` shows the parameters when they are not in ``values`` (a limit record: "mu=inf")
     label: str = ""
+    #: limits stated by the record's derivation where SymPy cannot take them from an opaque head:
+    #: {"f0": (value, reason), "rho": (value, reason)} (the discrete Gaussian)
+    facts: Mapping[str, tuple] = field(default_factory=dict)
 
     @property
     def params(self) -> dict[str, sp.Rational]:

@@ -21,7 +21,12 @@ from .precision import evaluate_env, verified_mpf
 
 
 def auc(record: TradeOff, digits: int = 15):
-    """AUC = 1 - integral_0^1 f, closed form when known, else quadrature."""
+    """AUC = 1 - integral_0^1 f, closed form when known, else quadrature (the discrete Gaussian, whose
+    f has a kink at every integer's level: the sum of ``numeric.discrete_gaussian.auc``)."""
+    if record.name == "discrete-gaussian":
+        from . import discrete_gaussian
+        s2 = next(iter(bound_env(record).values()))
+        return verified_mpf(lambda: discrete_gaussian.auc(to_mpf(s2)), digits)
     expr = auc_expr(record)
     if expr is None:
         return auc_quadrature(record, digits)

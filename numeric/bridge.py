@@ -319,7 +319,29 @@ def _mp_node(expr: sp.Basic, naive: bool) -> Node:
                 return v                    # tanh(0) = 0 exactly, never a floating zero
             return f(to_mpf(v))
         return elementary
+    kernel = _head_kernel(expr)
+    if kernel is not None:
+        head = type(expr)
+
+        def record_head(env):
+            vals = [k(env) for k in kids]
+            if all(isinstance(v, Exact) for v in vals):
+                exact = head(*[v.to_rational() for v in vals])    # the head's exact values (f(0) = 1, ...)
+                if exact.is_Rational:
+                    return Exact(int(exact.p), int(exact.q))
+            return kernel(*[to_mpf(v) for v in vals])
+        return record_head
     raise TypeError(f"no mpmath kernel for {type(expr).__name__} in {expr}")
+
+
+def _head_kernel(expr):
+    """The mpmath kernel of a record head computed outside SymPy (the discrete Gaussian's heads carry
+    ``kernel``, a name in ``numeric.discrete_gaussian.KERNELS``), or None."""
+    from derive.mechanisms.discrete_gaussian import HEADS
+    if isinstance(expr, HEADS):
+        from . import discrete_gaussian
+        return discrete_gaussian.KERNELS[type(expr).kernel]
+    return None
 
 
 #: one-argument functions evaluated by their mpmath namesake (no exact shortcut)

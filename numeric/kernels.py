@@ -208,5 +208,23 @@ def fp_table() -> dict:
     (and the command line's start-up) does not pay for importing numpy and scipy."""
     import numpy as np
     import scipy.special as sc
-    return {"Phi": sc.ndtr, "PhiInv": sc.ndtri, "LogPhi": sc.log_ndtr, "PhiInvExp": sc.ndtri_exp,
-            "expm1": np.expm1, "log1p": np.log1p, "_fmax": _fmax, "_fmin": _fmin}
+    table = {"Phi": sc.ndtr, "PhiInv": sc.ndtri, "LogPhi": sc.log_ndtr, "PhiInvExp": sc.ndtri_exp,
+             "expm1": np.expm1, "log1p": np.log1p, "_fmax": _fmax, "_fmin": _fmin}
+    table.update(_record_heads_fp())
+    return table
+
+
+def _record_heads_fp() -> dict:
+    """Heads whose values come from an mp kernel (the discrete Gaussian): in float64 each element is
+    the kernel's value at 20 digits, rounded (correct, not fast; the element count is the cost)."""
+    import mpmath
+    import numpy as np
+    from derive.mechanisms.discrete_gaussian import HEADS
+    from . import discrete_gaussian
+
+    def make(fn):
+        def one(a, s):
+            with mpmath.workdps(20):
+                return float(fn(mpmath.mpf(float(a)), mpmath.mpf(float(s))))
+        return np.vectorize(one, otypes=[float])
+    return {h.__name__: make(discrete_gaussian.KERNELS[h.kernel]) for h in HEADS}

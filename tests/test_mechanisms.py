@@ -81,7 +81,7 @@ def test_gaussian_paper_is_the_textbook_expression():
 
 def test_mechanisms_table():
     assert set(derive.MECHANISMS) == {"gaussian", "laplace", "approx-dp", "uniform-sampling",
-                                      "randomized-response", "classical-gaussian", "noise"}
+                                      "randomized-response", "classical-gaussian", "noise", "discrete-gaussian"}
     assert derive.MECHANISMS["gaussian"] is derive.gaussian
 
 

@@ -17,12 +17,13 @@ from .table import BY_NAME, NAMES, TABLE
 _CONSTRUCTORS = {
     "gaussian": "gaussian", "classical_gaussian": "gaussian", "laplace": "laplace",
     "approx_dp": "approx_dp", "randomized_response": "approx_dp",
-    "uniform_sampling": "uniform_sampling", "noise": "noise",
+    "uniform_sampling": "uniform_sampling", "noise": "noise", "discrete_gaussian": "discrete_gaussian",
 }
 
 #: every module the lazy names may load (tests/test_layering.py reads this)
 LAZY_IMPORTS = ("derive.mechanisms.gaussian", "derive.mechanisms.laplace", "derive.mechanisms.approx_dp",
-                "derive.mechanisms.uniform_sampling", "derive.mechanisms.noise")
+                "derive.mechanisms.uniform_sampling", "derive.mechanisms.noise",
+                "derive.mechanisms.discrete_gaussian")
 
 __all__ = [*_CONSTRUCTORS, "MECHANISMS", "TABLE", "BY_NAME", "NAMES"]
 

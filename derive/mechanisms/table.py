@@ -19,7 +19,8 @@ from importlib import import_module
 
 #: the modules ``Mechanism.factory`` may load (tests/test_layering.py reads this; a test checks the table)
 LAZY_IMPORTS = ("derive.mechanisms.gaussian", "derive.mechanisms.laplace", "derive.mechanisms.approx_dp",
-                "derive.mechanisms.uniform_sampling", "derive.mechanisms.noise")
+                "derive.mechanisms.uniform_sampling", "derive.mechanisms.noise",
+                "derive.mechanisms.discrete_gaussian")
 
 #: capabilities beyond tradeoff/profile/latex/auc/risk/posterior (which every mechanism has)
 ATTACK = "attack"      # pr, fscore: the NP attack of seed 001 Sec. 4 has a closed form
@@ -106,6 +107,8 @@ TABLE: tuple[Mechanism, ...] = (
               capabilities=frozenset({ATTACK}), infinite_ok=("eps",)),
     Mechanism("uniform-sampling", "uniform_sampling:uniform_sampling", (("mu", "mu"), ("n", "n_sample")),
               "release of a uniformly sampled record (seed 000 Example 3)", options=(_NEIGHBOURS,)),
+    Mechanism("discrete-gaussian", "discrete_gaussian:discrete_gaussian", (("sigma2", "sigma2"),),
+              "discrete Gaussian N_Z(0, sigma^2) against N_Z(1, sigma^2), sensitivity 1 (census 2020)"),
     Mechanism("noise", "noise:noise", (("mu", "mu"),),
               "additive noise of a symmetric log-concave family, shift mu", options=(_FAMILY,),
               capabilities=frozenset({SELECT}), infinite_ok=("mu",)),

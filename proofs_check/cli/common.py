@@ -174,9 +174,10 @@ class _MechanismValue(argparse.Action):
         setattr(namespace, self.dest, got)
 
 
-MECHANISM_FLAGS = ("mu", "eps", "delta", "n")
+MECHANISM_FLAGS = ("mu", "eps", "delta", "n", "sigma2")
 _FLAG_MEANING = {"mu": "GDP parameter mu", "eps": "privacy parameter eps",
-                 "delta": "privacy parameter delta", "n": "population size n (uniform-sampling)"}
+                 "delta": "privacy parameter delta", "n": "population size n (uniform-sampling)",
+                 "sigma2": "variance sigma^2 of the discrete Gaussian"}
 
 
 def mechanism_help(names=NAMES) -> str:

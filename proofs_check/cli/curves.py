@@ -135,7 +135,8 @@ def cmd_profile(args):
     def compute(c):
         record = records.get(c)
         negative = axis == "at_eps" and c["at_eps"].startswith("-") and float(c["at_eps"]) < 0
-        method = ("closed form" if record.profile is not None and not negative
+        method = (("privacy-loss sum (numeric.discrete_gaussian)" if record.name == "discrete-gaussian"
+                   else "closed form") if record.profile is not None and not negative
                   else "numerical supremum of 1 - f - e^eps alpha" + (" (eps < 0)" if negative else ""))
         base = {"mechanism": mechanism.name, "params": records.shown(c)}
         if axis == "at_eps":
