@@ -23,7 +23,7 @@ import mpmath
 
 from .outcomes import agreement
 from .registry import claim
-from .status import CONFIRMED, Outcome
+from .status import CONFIRMED, FAILED, Outcome
 
 SU = "Su (2025) seed 004"
 
@@ -254,3 +254,54 @@ def _prop32():
 
 
 __all__ = ["CONFIRMED"]
+
+
+# ----------------------------------------------------------------------------------- Eq. 4.1
+
+
+@claim("SU-Eq4.1", ("004",), SU + ", Eq. 4.1 (Wang et al. 2023; catalog 004)", "inequality",
+       "T(P, Q)(sum_i w_i alpha_i(t)) >= sum_i w_i T(P_i, Q_i)(alpha_i(t)) for mixtures P = sum w_i P_i, "
+       "Q = sum w_i Q_i, alpha_i(t) = P_i[dQ_i/dP_i > t]; with equality for identical components",
+       latex=r"T(P,Q)\Bigl(\sum_iw_i\alpha_i(t,c)\Bigr)\ge\sum_iw_i\,T(P_i,Q_i)\bigl(\alpha_i(t,c)\bigr)")
+def _eq41():
+    import derive
+    from numeric import mixtures as MX, mp
+
+    def G(m, a):
+        return mp.tradeoff(derive.gaussian(mpmath.nstr(m, 30)), mpmath.nstr(a, 30), 20)
+
+    cases = (((1, 1), (0, 0), (1, 2)), ((3, 7), (0, 3), (1, "3.5")), ((1, 1, 2), (0, -1, 2), (2, 0, "2.5")))
+    worst, worst_at, n = None, None, 0
+    with mpmath.workdps(20):
+        for ws, a, b in cases:
+            tot = sum(ws)
+            mix = MX.Mixture(tuple(mpmath.mpf(w) / tot for w in ws), tuple(mpmath.mpf(x) for x in a),
+                             tuple(mpmath.mpf(x) for x in b))
+            for t in ("0.2", "1", "4"):
+                left, right = MX.eq41_sides(mix, mpmath.mpf(t), G)
+                slack = left - right
+                n += 1
+                if slack < -mpmath.mpf(10) ** -15:
+                    return Outcome(FAILED, detail="Eq. 4.1 violated", worst_at={"mixture": str((ws, a, b)), "t": t},
+                                   counterexample={"left": mpmath.nstr(left, 15), "right": mpmath.nstr(right, 15)})
+                if worst is None or slack < worst:
+                    worst, worst_at = slack, {"mixture": str((ws, a, b)), "t": t}
+    inequality_part = Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=n, worst_at=worst_at,
+                              detail="left - right >= 0 at t in {0.2, 1, 4} for three Gaussian mixtures "
+                                     "(numeric.mixtures: Neyman-Pearson region of the mixture, 20 digits)")
+
+    def rows():
+        with mpmath.workdps(20):
+            same = MX.Mixture((mpmath.mpf(1) / 2, mpmath.mpf(1) / 2), (0, 0), (1, 1))
+            for t in ("0.5", "2"):
+                left, right = MX.eq41_sides(same, mpmath.mpf(t), G)
+                yield {"case": "identical components", "t": t}, left, right
+            # a shared P_i = N(0, 1): the likelihood ratio of the mixture is monotone, so
+            # T(P, Q)(alpha) = sum_i w_i G_{b_i}(alpha) exactly (an independent closed form)
+            shared = MX.Mixture((mpmath.mpf(1) / 4, mpmath.mpf(3) / 4), (0, 0), (1, 2))
+            for a in ("0.01", "0.3"):
+                yield ({"case": "shared P", "alpha": a}, shared.tradeoff(mpmath.mpf(a)),
+                       mpmath.mpf(1) / 4 * G(1, mpmath.mpf(a)) + mpmath.mpf(3) / 4 * G(2, mpmath.mpf(a)))
+    equality_part = agreement(rows(), mpmath.mpf(10) ** -15,
+                              "equality for identical components; T of a shared-P mixture = sum_i w_i G_{b_i}")
+    return _combine([inequality_part, equality_part])

@@ -58,3 +58,10 @@ def test_prop32_catches_swapped_step_probabilities(monkeypatch):
         self.a, self.b = self.b, self.a
     monkeypatch.setattr(X.BinomialLaw, "__init__", swapped)
     assert_failed("WGZ22-Prop3.2")
+
+
+def test_eq41_catches_a_mixture_tradeoff_off_by_1e_9(monkeypatch):
+    from numeric import mixtures as MX
+    orig = MX.Mixture.tradeoff
+    monkeypatch.setattr(MX.Mixture, "tradeoff", lambda self, a: orig(self, a) * (1 - mpmath.mpf(10) ** -9))
+    assert_failed("SU-Eq4.1")
