@@ -101,6 +101,10 @@ DOMAINS: dict[str, Domain] = {
     # design (seed 000 Sec. 5)
     "n": D(1, None, integer=True, meaning="sample size n (an integer >= 1)"),
     "sigma": D(0, None, low_open=True, meaning="standard deviation sigma > 0"),
+    "batch": D(1, None, integer=True, meaning="batch size (an integer >= 1, at most n)"),
+    "epochs": D(0, 10 ** 6, low_open=True, meaning="number of epochs, in (0, 1e6]"),
+    "noise_multiplier": D(Fraction(3, 10), 1000, meaning="noise multiplier sigma in [0.3, 1000] (below 0.3 the "
+                          "privacy loss of a step outgrows the certified engine's window)"),
     "sigma2": D(0, 10 ** 4, low_open=True, meaning="variance parameter sigma^2 of the discrete Gaussian, in (0, 1e4] "
                 "(its sums have ~10 sigma terms)"),
     "m": D(0, None, low_open=True, meaning="effect size m > 0"),

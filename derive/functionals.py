@@ -51,9 +51,9 @@ _T = sp.Symbol("t", positive=True)
 #: the shift of a Gaussian-shaped record, Phi(-PhiInv(alpha) - m), while integrating
 _M = sp.Symbol("m", positive=True)
 
-FUNCTIONALS = ("kl", "kappa2", "kappa3", "kappabar3", "tv", "renyi")
+FUNCTIONALS = ("kl", "kappa2", "kappa3", "kappabar3", "mu3", "tv", "renyi")
 #: functionals that are infinite when f' = 0 on a set of positive measure
-_NEED_SLOPE = ("kl", "kappa2", "kappa3", "kappabar3", "renyi")
+_NEED_SLOPE = ("kl", "kappa2", "kappa3", "kappabar3", "mu3", "renyi")
 
 
 class DivergentFunctional(DomainError):
@@ -111,16 +111,19 @@ def _maxn(at: dict) -> int:
 
 
 def _sign(expr: sp.Expr, at: dict) -> int:
-    """Sign of a numeric expression at the values; 0 when SymPy cannot tell it from 0."""
+    """Sign of a numeric expression at the values (SymPy's adaptive evalf, strict); 0 only when the
+    expression is 0; ValueError when neither evalf nor simplify decides."""
     e = sp.sympify(expr).xreplace(at)
-    if e.is_Number:
-        return int(sp.sign(e))
     if e in (sp.oo, -sp.oo):
         return 1 if e is sp.oo else -1
+    if e.is_Number:
+        return int(sp.sign(e))
     try:
         v = e.evalf(15, strict=True, maxn=_maxn(at))
-    except (sp.core.evalf.PrecisionExhausted, ValueError, TypeError):
-        return 0
+    except sp.core.evalf.PrecisionExhausted:
+        if sp.simplify(e) == 0:
+            return 0
+        raise ValueError(f"the sign of {expr} at the parameter values is not decided") from None
     if not v.is_real:
         raise ValueError(f"not real at the values: {expr}")
     return int(sp.sign(v))
@@ -236,8 +239,11 @@ def _branches(f, at) -> list:
                 unique.append(c)
         out = []
         for lo, hi in zip(unique, unique[1:]):
-            mid = (_approx(lo, at) + _approx(hi, at)) / 2
-            best = max(args, key=lambda e: _approx(e.xreplace({a: mid}), at))
+            mid = (lo + hi) / 2
+            best = args[0]
+            for e in args[1:]:
+                if _sign((e - best).xreplace({a: mid}), at) > 0:
+                    best = e
             if out and out[-1][0] == best:
                 out[-1] = (best, out[-1][1], hi)
             else:
@@ -263,15 +269,14 @@ def _split(h: sp.Expr, var, lo, hi, at) -> list:
     ends = [lo, *roots, hi]
     out = []
     for u, v in zip(ends, ends[1:]):
-        uu, vv = _approx(u, at), _approx(v, at)
-        if uu == -sp.oo and vv == sp.oo:
+        if u == -sp.oo and v == sp.oo:
             mid = sp.S.Zero
-        elif uu == -sp.oo:
-            mid = vv - 1
-        elif vv == sp.oo:
-            mid = uu + 1
+        elif u == -sp.oo:
+            mid = v - 1 - sp.Abs(v)
+        elif v == sp.oo:
+            mid = u + 1 + sp.Abs(u)
         else:
-            mid = (uu + vv) / 2
+            mid = (u + v) / 2
         out.append((u, v, _sign(h.xreplace({var: mid}), at)))
     return out
 
@@ -312,6 +317,20 @@ def _tidy(expr: sp.Expr) -> sp.Expr:
     return sp.simplify(expr)
 
 
+def quadrature_form(g: sp.Expr) -> sp.Expr:
+    """g for numerical evaluation: a log whose argument holds exponentials is written log1p(u) with
+    e^x - 1 as expm1(x) (the logistic family's log(alpha e^mu - alpha + 1) is log1p(alpha expm1(mu)):
+    at mu = 1e-300, e^mu - 1 would round to 0 at every working precision)."""
+    from sympy.codegen.cfunctions import expm1, log1p
+
+    def fix(arg):
+        if not arg.has(sp.exp):
+            return sp.log(arg)
+        rest = sp.expand(arg.xreplace({e: 1 + expm1(e.args[0]) for e in arg.atoms(sp.exp)}) - 1)
+        return log1p(rest)
+    return g.replace(lambda e: isinstance(e, sp.log), lambda e: fix(e.args[0]))
+
+
 def divergence(record: TradeOff, name: str) -> str | None:
     """Why ``name`` is +inf for the record (f' = 0 on a set of positive measure), or None."""
     if name not in _NEED_SLOPE:
@@ -346,6 +365,9 @@ def _closed(law: SlopeLaw, name: str) -> sp.Expr:
     if name == "kappabar3":
         kl = _closed(law, "kl")
         return _sum_of(law, lambda g: (g + kl) ** 3, split=lambda g: g + kl)
+    if name == "mu3":              # signed third central moment of the privacy loss (Edgeworth's kappa_3)
+        kl = _closed(law, "kl")
+        return _sum_of(law, lambda g: sp.expand((g + kl) ** 3))
     if name == "renyi_sum":        # int |f'|^(1 - lambda), lambda = 1 + t
         return _sum_of(law, lambda g: sp.powsimp(sp.expand_power_exp(sp.exp(sp.expand(-_T * g)))))
     if name == "tv":

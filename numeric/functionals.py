@@ -99,9 +99,19 @@ def _evaluate(expr: sp.Expr, record: TradeOff, digits: int, extra: dict | None =
 
 # ------------------------------------------------------------------------ functionals --------
 
+def _differentiable(record: TradeOff):
+    """DomainError for a record whose trade-off function is a numerically evaluated head (the discrete
+    Gaussian): its functionals are sums over the integers, not integrals of a SymPy slope."""
+    if any(getattr(type(e), "numeric_head", False) for e in sp.preorder_traversal(record.tradeoff)):
+        raise DomainError("mechanism", record.name,
+                          "a mechanism whose trade-off function has a SymPy form (this one is evaluated "
+                          "numerically; its functionals are not implemented, only --to approx)")
+
+
 def functional(record: TradeOff, name: str, *, order=None, digits: int = 15, method: str = "auto") -> Value:
     """kl, kappa2, kappa3, kappabar3, tv or renyi (with ``order``) of the record."""
     _check_method(method)
+    _differentiable(record)
     if name not in NAMES:
         raise DomainError("name", name, "one of " + ", ".join(NAMES))
     lam = _order(order) if name == "renyi" else None
@@ -163,7 +173,8 @@ def _quadrature(record: TradeOff, name: str, lam, digits: int):
     """The functional by tanh-sinh quadrature of its integrand of log|f'|, verified."""
     law = dfun.slope_law(record)
     var = law.var
-    parts = [(p.flat, None if p.flat else compile_mp(p.g), compile_mp(p.lo), compile_mp(p.hi)) for p in law.pieces]
+    parts = [(p.flat, None if p.flat else compile_mp(dfun.quadrature_form(p.g)), compile_mp(p.lo), compile_mp(p.hi))
+             for p in law.pieces]
     gaussian_weight = var == dfun.sy.z
     lam_e = exact_of(lam) if lam is not None else None
 
@@ -206,12 +217,17 @@ def _quadrature(record: TradeOff, name: str, lam, digits: int):
         if name == "kappabar3":
             kl = -integral(lambda g: g)
             return integral(lambda g: abs(g + kl) ** 3, kl)
+        if name == "mu3":
+            kl = -integral(lambda g: g)
+            return integral(lambda g: (g + kl) ** 3)
         if name == "tv":
             flat = mpmath.fsum(b - a for f_, _, lo, hi in parts if f_ for a, b in [ends(lo, hi)])
             return flat + integral(lambda g: max(mpmath.mpf(0), -mpmath.expm1(g)), 0)
         t = to_mpf(lam_e) - 1                    # renyi
         return mpmath.log(integral(lambda g: mpmath.exp(-t * g))) / t
-    return verified(compute, digits)
+    # a value that is exactly 0 (mu3 of a Gaussian) never shows agreeing digits: stop at a working
+    # precision quadrature still reaches in seconds (PrecisionExhausted, exit 3) instead of doubling on
+    return verified(compute, digits, max_dps=max(4 * digits, digits + 80))
 
 
 # ----------------------------------------------------------------------------- links ---------
@@ -219,6 +235,7 @@ def _quadrature(record: TradeOff, name: str, lam, digits: int):
 def pure_eps(record: TradeOff, digits: int = 15) -> Value:
     """eps of pure DP: max{log(-f'(0+)), -log(-f'(1-))}; inf (with the reason) when f(0) < 1 or a slope
     at an end is infinite or 0."""
+    _differentiable(record)
     expr, reason = dfun.pure_eps_form(record)
     if expr is sp.oo:
         return Value(mpmath.mpf("inf"), "sympy", sp.oo, reason)
@@ -253,6 +270,7 @@ def zcdp(record: TradeOff, digits: int = 15, method: str = "auto") -> Value:
     D_lambda / lambda is maximised numerically over lambda = 1 + e^u, u in [-24, 24] (a grid, then
     golden section around the best point), and compared with its limit kl(f) as lambda -> 1+."""
     _check_method(method)
+    _differentiable(record)
     reason = dfun.divergence(record, "renyi")
     if reason is not None:
         raise DivergentFunctional("zcdp", record, reason)
@@ -315,7 +333,7 @@ def _renyi_quadrature_at(record, lam):
     for p in law.pieces:
         if p.flat:
             continue
-        g, lo, hi = compile_mp(p.g), compile_mp(p.lo), compile_mp(p.hi)
+        g, lo, hi = compile_mp(dfun.quadrature_form(p.g)), compile_mp(p.lo), compile_mp(p.hi)
 
         def G(x):
             env[var] = x

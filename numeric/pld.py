@@ -136,6 +136,8 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
+
+from derive.errors import DomainError
 from scipy.signal import lfilter
 
 from . import pld_mechanisms as M
@@ -145,6 +147,9 @@ A1 = 1e-12          # relative slack for numpy exp/log (assumption A1)
 LOGSLACK = 1e-9     # relative slack on the final values (log-space float arithmetic)
 TW = 1e-15          # twiddle error (assumption A2)
 FFT_SAFETY = 10.0
+#: largest FFT window (grid points): 2^24 complex128 values are 256 MiB per array; the peak of the
+#: DP-SGD query at delta = 1e-300 (which needs 2^24) is recorded in BENCHMARKS.md
+MAX_WINDOW = 1 << 24
 #: below this a float64 value may be subnormal (relative precision lost): not trusted as a bound
 TINY_NORMAL = 1e-290
 
@@ -373,11 +378,14 @@ def _lower_hull(model, h, knots, SP, SQ, QA) -> StepMeasure:
         K -= 1
     if K == 0:
         return _round_measure(model, h, knots, SP, "lower")
-    xs = [float(x.mid()) for x in s[:K + 1]]
-    ys = w[:K] + [0.0]
-    # lower convex hull (monotone chain) in float
+    # lower convex hull (monotone chain, in float) of the point (0, P(L > l_0)) and the (s_i, w_i): the
+    # first point makes D~(0) <= P(L > l_0) hold by construction (module docstring); it carries no mass
+    sp0 = SP[0]
+    sp0_lo = max(_down(sp0), 0.0)
+    xs = [0.0] + [float(x.mid()) for x in s[:K + 1]]
+    ys = [sp0_lo] + w[:K] + [0.0]
     hull = []
-    for i in range(K + 1):
+    for i in range(K + 2):
         while len(hull) >= 2:
             a, b = hull[-2], hull[-1]
             t1 = (xs[b] - xs[a]) * (ys[i] - ys[a])
@@ -389,25 +397,18 @@ def _lower_hull(model, h, knots, SP, SQ, QA) -> StepMeasure:
             else:
                 break
         hull.append(i)
-    # masses at hull vertices from exact slopes (Arb)
+    # masses at hull vertices (knot index = point index - 1) from exact slopes (Arb)
     ya = [arb(y) for y in ys]
-    slopes = []
-    for a, b in zip(hull[:-1], hull[1:]):
-        slopes.append((ya[b] - ya[a]) / (s[b] - s[a]))
+    sa = [arb(0)] + s[:K + 1]
+    slopes = [(ya[b] - ya[a]) / (sa[b] - sa[a]) for a, b in zip(hull[:-1], hull[1:])]
     mass = np.zeros(n)
-    sp0 = SP[0]
-    # left of s_0: slope chosen so that D~(0) = min(P(L > l_0), ...) (module docstring)
-    first = slopes[0] if slopes else arb(0)
-    left = (ya[hull[0]] - sp0) / s[hull[0]]
-    m0 = s[hull[0]] * (first - left)
-    mass[hull[0]] = max(_down(m0), 0.0)
     for t in range(1, len(hull)):
         right = slopes[t] if t < len(slopes) else arb(0)
-        mm = s[hull[t]] * (right - slopes[t - 1])
-        mass[hull[t]] = max(_down(mm), 0.0)
+        mm = sa[hull[t]] * (right - slopes[t - 1])
+        mass[hull[t] - 1] = max(_down(mm), 0.0)
     # rigorous check: T_i = D~(s_i) <= w_i for i <= K, sum <= SP_0
     meas = StepMeasure(np.asarray(knots), mass, max(_down(model.p_inf()), 0.0), "lower", "hull")
-    ok, scale = _verify_lower(h, knots, mass, w, K, _down(sp0))
+    ok, scale = _verify_lower(h, knots, mass, w, K, sp0_lo)
     if not ok:
         return _round_measure(model, h, knots, SP, "lower")
     if scale < 1:
@@ -567,6 +568,11 @@ def compose_fft(items, h: Fraction, lam: float, eps_hint=None, width=None) -> Co
         lo, hi = min(lo, width[0]), max(hi, width[1])
     n_need = int((hi - lo) / hf) + 2
     N = 1 << max(10, (n_need - 1).bit_length())
+    if N > MAX_WINDOW:
+        total = sum(k for _, k in items)
+        raise DomainError("k", total, f"a composition whose FFT window fits in 2^{MAX_WINDOW.bit_length() - 1} "
+                                      f"grid points (this one needs 2^{N.bit_length() - 1} at h = {hf:.3g}: its "
+                                      f"loss spreads over {hi - lo:.3g}); compose fewer steps")
     W0 = math.floor(lo / hf) - (N - n_need) // 2
     # FFT error bound constants
     L2 = math.log2(N)

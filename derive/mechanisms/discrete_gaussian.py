@@ -35,6 +35,8 @@ class _DGHead(sp.Function):
 
     nargs = 2
     kernel = ""
+    #: no SymPy derivative: consumers that differentiate the record (derive.functionals) refuse it
+    numeric_head = True
 
 
 class DGTradeoff(_DGHead):

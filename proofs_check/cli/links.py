@@ -8,7 +8,7 @@ from .common import (UsageError, add_mechanism, combinations, mechanism_help, nu
                      setup, subparser)
 
 #: copies of numeric.functionals.NAMES / LINKS / METHODS (--help loads no SymPy; a test keeps them equal)
-NAMES = ("kl", "kappa2", "kappa3", "kappabar3", "tv", "renyi")
+NAMES = ("kl", "kappa2", "kappa3", "kappabar3", "mu3", "tv", "renyi")
 LINKS = ("pure", "approx", "renyi", "zcdp", "kl", "tv")
 METHODS = ("auto", "sympy", "quadrature")
 #: the JSON field that carries the value of each link
@@ -20,6 +20,7 @@ definitions (g = log|f'(x)|, x uniform on [0, 1]; catalog 004 Sec. 1.1 and 3):
   kappa2    =  int g^2
   kappa3    =  int |g|^3
   kappabar3 =  int |g + kl|^3
+  mu3       =  int (g + kl)^3                (signed: the third cumulant of the privacy loss)
   renyi     =  1/(L - 1) log int |f'|^(1 - L), order L > 1
   tv        =  1 + f*(-1) = max_x (1 - x - f(x))
 A functional that is infinite (f = 0 on [x0, 1], e.g. approx-dp with delta > 0) is an error that

@@ -1,0 +1,151 @@
+"""Functionals and link functions of trade-off records (numeric/functionals.py, derive/functionals.py;
+``dp-derive functional`` and ``dp-derive link``; seed 004 / catalog 004 Sec. 1.1 and 3).
+
+The code integrates log|f'(x)| over x in [0, 1] from the record's SymPy trade-off function.  The
+references here never touch a trade-off function: for f = T(P, Q) the slope law is the law of the
+likelihood ratio, so each functional is an expectation over P of log(q/p), computed directly:
+* Gaussian: mpmath quadrature over the real line of the normal densities (40 digits);
+* Laplace: quadrature of the Laplace densities, split at the kinks 0 and eps;
+* randomized response: the two-point sum by hand;
+* Renyi: (1/(lambda-1)) log int p^lambda q^(1-lambda); Laplace zCDP: the supremum of Mironov's
+  closed form D_lambda / lambda over a lambda grid (a peer formula from another paper);
+* total variation: sup_S P(S) - Q(S) = 2 Phi(mu/2) - 1 for G_mu.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+
+import derive
+from derive.errors import DomainError
+from numeric import functionals as F
+
+from cli_runner import assert_usage_error, run
+
+DPS = 40
+
+
+def _gauss_expect(mu, h):
+    """E_{X~N(0,1)} h(log q/p (X)) with q = N(mu, 1); split where log q/p = 0 (x = mu/2) and where it
+    is -kl = -mu^2/2 (x = 0), the kinks of |l| and |l + kl|."""
+    with mpmath.workdps(DPS):
+        mu = mpmath.mpf(mu)
+        return mpmath.quad(lambda x: mpmath.npdf(x) * h(mu * x - mu**2 / 2), [-mpmath.inf, 0, mu / 2, mpmath.inf])
+
+
+def _laplace_expect(eps, h, kink=None):
+    """E_{X~Lap(0,1)} h(log q/p (X)) with q = Lap(eps, 1): log q/p = |x| - |x - eps| (= 2x - eps on
+    (0, eps)); ``kink``: a value l0 where h has a kink, split at x = (l0 + eps) / 2."""
+    with mpmath.workdps(DPS):
+        e = mpmath.mpf(eps)
+        pts = [-mpmath.inf, 0, e, mpmath.inf]
+        if kink is not None:
+            pts.insert(2, (kink + e) / 2)
+
+        def p(x):
+            return mpmath.exp(-abs(x)) / 2
+        return mpmath.quad(lambda x: p(x) * h(abs(x) - abs(x - e)), pts)
+
+
+def _rr_expect(eps, h):
+    """Randomized response: P = (a, 1 - a), Q = (1 - a, a) with a = e^eps / (1 + e^eps)."""
+    with mpmath.workdps(DPS):
+        e = mpmath.mpf(eps)
+        a = mpmath.exp(e) / (1 + mpmath.exp(e))
+        return a * h(-e) + (1 - a) * h(e)
+
+
+def close(got, ref, rel=1e-13):
+    if hasattr(got, "q"):                                   # an exact rational result (numeric.bridge.Exact)
+        got = mpmath.mpf(got.p) / got.q
+    assert abs(got - ref) <= rel * abs(ref), (got, ref)
+
+
+@pytest.mark.parametrize("mu", ["0.3", "1.3", "4"])
+def test_gaussian_functionals_against_the_normal_densities(mu):
+    rec = derive.gaussian(mu)
+    kl = _gauss_expect(mu, lambda l: -l)
+    close(F.functional(rec, "kl", digits=20).value, kl)
+    close(F.functional(rec, "kappa2", digits=20).value, _gauss_expect(mu, lambda l: l**2))
+    close(F.functional(rec, "kappa3", digits=20).value, _gauss_expect(mu, lambda l: abs(l) ** 3))
+    close(F.functional(rec, "kappabar3", digits=20).value, _gauss_expect(mu, lambda l: abs(l + kl) ** 3))
+    with mpmath.workdps(DPS):
+        tv = 2 * mpmath.ncdf(mpmath.mpf(mu) / 2) - 1
+        r3 = mpmath.log(_gauss_expect(mu, lambda l: mpmath.exp(-2 * l))) / 2       # lambda = 3
+    close(F.functional(rec, "tv", digits=20).value, tv)
+    close(F.functional(rec, "renyi", order="3", digits=20).value, r3)
+
+
+@pytest.mark.parametrize("eps", ["0.1", "1", "3"])
+@pytest.mark.parametrize("method", ["auto", "quadrature"])
+def test_laplace_functionals_against_the_densities(eps, method):
+    rec = derive.laplace(eps)
+    kl = _laplace_expect(eps, lambda l: -l)
+    close(F.functional(rec, "kl", digits=20, method=method).value, kl)
+    close(F.functional(rec, "kappa2", digits=20, method=method).value, _laplace_expect(eps, lambda l: l**2))
+    close(F.functional(rec, "kappabar3", digits=20, method=method).value,
+          _laplace_expect(eps, lambda l: abs(l + kl) ** 3, kink=-kl))
+
+
+@pytest.mark.parametrize("eps", ["0.01", "1", "5"])
+def test_randomized_response_by_hand(eps):
+    rec = derive.randomized_response(eps)
+    kl = _rr_expect(eps, lambda l: -l)
+    close(F.functional(rec, "kl", digits=25).value, kl)
+    close(F.functional(rec, "kappa2", digits=25).value, _rr_expect(eps, lambda l: l**2))
+    close(F.functional(rec, "kappa3", digits=25).value, _rr_expect(eps, lambda l: abs(l) ** 3))
+    close(F.functional(rec, "kappabar3", digits=25).value, _rr_expect(eps, lambda l: abs(l + kl) ** 3))
+    # pure-DP link: the slopes at the ends are -e^{-eps}... -e^{eps}: eps exactly
+    close(F.link(rec, "pure", digits=25).value, mpmath.mpf(eps))
+
+
+def test_laplace_zcdp_is_the_sup_of_mironovs_renyi():
+    # Mironov (2017) Table II: D_lambda(Lap) = 1/(lambda-1) log(lambda/(2lambda-1) e^{(lambda-1) eps}
+    #                                                         + (lambda-1)/(2lambda-1) e^{-lambda eps})
+    with mpmath.workdps(DPS):
+        e = mpmath.mpf(1)
+
+        def d(lam):
+            return mpmath.log(lam / (2 * lam - 1) * mpmath.exp((lam - 1) * e)
+                              + (lam - 1) / (2 * lam - 1) * mpmath.exp(-lam * e)) / (lam - 1)
+        grid = [1 + mpmath.mpf(10) ** (-k / mpmath.mpf(4)) for k in range(0, 60)] + \
+               [1 + mpmath.mpf(j) / 10 for j in range(1, 200)]
+        sup = max(d(lam) / lam for lam in grid)
+        # the sup is approached as lambda -> 1 (the KL); the grid's best is just below it
+        close(F.link(derive.laplace("1"), "zcdp", digits=20).value, sup, rel=1e-9)
+        close(F.link(derive.laplace("1"), "renyi", order="2", digits=20).value, d(mpmath.mpf(2)))
+
+
+def test_gaussian_zcdp_and_renyi_closed_forms():
+    v = F.link(derive.gaussian("2"), "zcdp", digits=20)
+    close(v.value, mpmath.mpf(2))                        # mu^2 / 2 (Bun-Steinke 2016, Prop. 1.6)
+    close(F.link(derive.gaussian("2"), "renyi", order="5", digits=20).value, mpmath.mpf(10))   # lambda mu^2/2
+
+
+def test_divergent_functional_says_why():
+    with pytest.raises(DomainError) as e:
+        F.functional(derive.approx_dp("1", "0.01"), "kl")
+    assert "kl" in str(e.value)
+
+
+def test_discrete_gaussian_is_refused_cleanly():
+    for to in ("pure", "kl", "tv", "zcdp"):
+        assert_usage_error(run(["link", "discrete-gaussian", "--sigma2", "1", "--to", to]), "discrete-gaussian")
+    assert_usage_error(run(["functional", "discrete-gaussian", "--sigma2", "1", "--name", "kl"]), "discrete-gaussian")
+    # the profile link works for it
+    assert run(["link", "discrete-gaussian", "--sigma2", "1", "--to", "approx", "--at-delta", "1e-5"]).rc == 0
+
+
+def test_cli_bad_input():
+    assert_usage_error(run(["functional", "gaussian", "--mu", "1", "--name", "renyi"]), "order")
+    assert_usage_error(run(["functional", "gaussian", "--mu", "1", "--name", "kl", "--order", "2"]), "order")
+    assert_usage_error(run(["link", "gaussian", "--mu", "1", "--to", "approx"]), "at_delta")
+
+
+def test_cli_prints_the_closed_form():
+    out = run(["functional", "gaussian", "--mu", "1", "--name", "kappa2", "--json"])
+    assert out.rc == 0
+    import json
+    d = json.loads(out.out)
+    assert abs(float(d["value"]) - 1.25) < 1e-14        # mu^2 + mu^4/4 at mu = 1
