@@ -35,7 +35,7 @@ closed forms to verified digits, and integrates the same g by quadrature where S
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cmp_to_key, lru_cache
 
 import sympy as sp
 
@@ -121,9 +121,19 @@ def _sign(expr: sp.Expr, at: dict) -> int:
     try:
         v = e.evalf(15, strict=True, maxn=_maxn(at))
     except sp.core.evalf.PrecisionExhausted:
-        if sp.simplify(e) == 0:
+        # cancellation beyond any precision (eps = 1e300: two terms of size e^-eps): decide the sign of
+        # the simplified expression from the symbols' assumptions, else evaluate the simplified form
+        simple = sp.simplify(sp.together(sp.sympify(expr)))
+        if simple == 0:
             return 0
-        raise ValueError(f"the sign of {expr} at the parameter values is not decided") from None
+        if simple.is_positive:
+            return 1
+        if simple.is_negative:
+            return -1
+        try:
+            v = simple.xreplace(at).evalf(15, strict=True, maxn=_maxn(at))
+        except (sp.core.evalf.PrecisionExhausted, OverflowError, ValueError):
+            raise ValueError(f"the sign of {expr} at the parameter values is not decided") from None
     if not v.is_real:
         raise ValueError(f"not real at the values: {expr}")
     return int(sp.sign(v))
@@ -147,10 +157,23 @@ def _zeros(record: TradeOff) -> dict:
     return {s: sp.S.Zero for s, v in record.values.items() if v == 0}
 
 
+#: largest |parameter| of a piecewise record for which the pieces are decided (1e5 measured: 2 s)
+MAX_PIECEWISE_VALUE = 10**5
+
+
 def slope_law(record: TradeOff) -> SlopeLaw:
     """The law of log|f'| of the record (see the module docstring); ValueError when not derivable."""
     zeros = _zeros(record)
     at = {s: v for s, v in record.values.items() if v != 0}
+    if not record.tradeoff.has(PhiInv):
+        for sym, v in at.items():
+            if v.is_Number and abs(v) > MAX_PIECEWISE_VALUE:
+                # the pieces of a max/piecewise f are ordered exactly at the values; with e^(+-1e6) in
+                # one comparison SymPy's strict evalf asks for ~1e6 bits per unit of the parameter
+                shown = v if len(str(v)) <= 20 else sp.Float(v, 6)
+                raise DomainError(str(sym), shown, f"|{sym}| <= {MAX_PIECEWISE_VALUE} for functionals, links and "
+                                                "the CLT (the pieces of f are decided exactly; beyond this "
+                                                "e^value cancels beyond any working precision)")
     return _slope_law(record.tradeoff, tuple(sorted(zeros, key=str)), _items(at))
 
 
@@ -232,7 +255,8 @@ def _branches(f, at) -> list:
                 for s in sp.solve(sp.Eq(args[i], args[j]), a):
                     if _sign(s, at) > 0 and _sign(1 - s, at) > 0:
                         cuts.append(s)
-        cuts.sort(key=lambda c: _approx(c, at))
+        # exact ordering (two cuts may agree to hundreds of digits: 1/(1 + e^eps) and e^-eps at eps = 700)
+        cuts.sort(key=cmp_to_key(lambda x, y: _sign(x - y, at)))
         unique = [cuts[0]]
         for c in cuts[1:]:
             if _sign(c - unique[-1], at) > 0:

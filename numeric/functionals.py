@@ -99,24 +99,44 @@ def _evaluate(expr: sp.Expr, record: TradeOff, digits: int, extra: dict | None =
 
 # ------------------------------------------------------------------------ functionals --------
 
-def _differentiable(record: TradeOff):
-    """DomainError for a record whose trade-off function is a numerically evaluated head (the discrete
-    Gaussian): its functionals are sums over the integers, not integrals of a SymPy slope."""
-    if any(getattr(type(e), "numeric_head", False) for e in sp.preorder_traversal(record.tradeoff)):
-        raise DomainError("mechanism", record.name,
-                          "a mechanism whose trade-off function has a SymPy form (this one is evaluated "
-                          "numerically; its functionals are not implemented, only --to approx)")
+def _dg_sigma2(record: TradeOff):
+    """sigma2 (an exact value) when the record is the discrete Gaussian, whose trade-off function is a
+    numerically evaluated head: its functionals are sums over the integers
+    (``numeric.discrete_gaussian.functional``), not integrals of a SymPy slope.  None otherwise."""
+    if not any(getattr(type(e), "numeric_head", False) for e in sp.preorder_traversal(record.tradeoff)):
+        return None
+    from derive.mechanisms.discrete_gaussian import SIGMA2
+    value = dict(record.values).get(SIGMA2)
+    if value is None:
+        raise DomainError("sigma2", "unset", "a bound value (the functionals of the discrete Gaussian are sums)")
+    return exact_of(value)
+
+
+def _dg_value(record: TradeOff, name: str, lam, digits: int, method: str) -> Value:
+    from . import discrete_gaussian as dg
+    if method not in ("auto",):
+        raise DomainError("method", method, "auto for the discrete Gaussian (its functionals are sums over "
+                                            "the integers, method 'sum')")
+    s2 = _dg_sigma2(record)
+    if name == "mu3":
+        # E_P0[(l - E l)^3] with l - E l = z/sigma2 (E_P0 Z = 0, the pmf being even): an odd function
+        # against an even pmf, the terms cancel pair by pair; a sum would only return rounding noise
+        return Value(exact_of(sp.S.Zero), "symmetry", sp.S.Zero,
+                     "the centred loss z/sigma2 is odd and the pmf of N_Z(0, sigma2) even: the terms cancel in pairs")
+    value = verified(lambda: dg.functional(name, to_mpf(s2), lam), digits)
+    return Value(value, "sum", None, "sum over the integers of the discrete Gaussian pair, verified at two precisions")
 
 
 def functional(record: TradeOff, name: str, *, order=None, digits: int = 15, method: str = "auto") -> Value:
     """kl, kappa2, kappa3, kappabar3, tv or renyi (with ``order``) of the record."""
     _check_method(method)
-    _differentiable(record)
     if name not in NAMES:
         raise DomainError("name", name, "one of " + ", ".join(NAMES))
     lam = _order(order) if name == "renyi" else None
     if name != "renyi" and order is not None:
         raise DomainError("order", order, "given only with the functional renyi")
+    if _dg_sigma2(record) is not None:
+        return _dg_value(record, name, lam, digits, method)
     reason = dfun.divergence(record, name)
     if reason is not None:
         raise DivergentFunctional(name, record, reason)
@@ -235,7 +255,9 @@ def _quadrature(record: TradeOff, name: str, lam, digits: int):
 def pure_eps(record: TradeOff, digits: int = 15) -> Value:
     """eps of pure DP: max{log(-f'(0+)), -log(-f'(1-))}; inf (with the reason) when f(0) < 1 or a slope
     at an end is infinite or 0."""
-    _differentiable(record)
+    if _dg_sigma2(record) is not None:
+        return Value(mpmath.mpf("inf"), "sympy", sp.oo, "the privacy loss (2z - 1)/(2 sigma2) of the discrete "
+                                                       "Gaussian is unbounded in z: no pure eps")
     expr, reason = dfun.pure_eps_form(record)
     if expr is sp.oo:
         return Value(mpmath.mpf("inf"), "sympy", sp.oo, reason)
@@ -270,7 +292,8 @@ def zcdp(record: TradeOff, digits: int = 15, method: str = "auto") -> Value:
     D_lambda / lambda is maximised numerically over lambda = 1 + e^u, u in [-24, 24] (a grid, then
     golden section around the best point), and compared with its limit kl(f) as lambda -> 1+."""
     _check_method(method)
-    _differentiable(record)
+    if _dg_sigma2(record) is not None:
+        return _dg_zcdp(record, digits, method)
     reason = dfun.divergence(record, "renyi")
     if reason is not None:
         raise DivergentFunctional("zcdp", record, reason)
@@ -321,6 +344,29 @@ def zcdp(record: TradeOff, digits: int = 15, method: str = "auto") -> Value:
                      f"sup of D_lambda/lambda ({inner}) is its limit kl(f) as lambda -> 1+ (found numerically)")
     return Value(value, "supremum", None, f"sup of D_lambda/lambda ({inner}) found numerically, lambda = 1 + e^u, "
                                           f"u in [{_U_LOW}, {_U_HIGH}]")
+
+
+def _dg_zcdp(record: TradeOff, digits: int, method: str) -> Value:
+    """rho of the discrete Gaussian: sup over lambda of D_lambda/lambda, with D_lambda summed.
+
+    D_lambda/lambda = 1/(2 s2) + log(Z(1 - lambda)/Z(0)) / (lambda (lambda - 1)) where
+    Z(c) = sum_z exp(-(z - c)^2/(2 s2)) <= Z(0) (Poisson summation writes Z(c) as a cosine series with
+    positive coefficients, largest at c = 0), with equality at every integer lambda; so the supremum is
+    attained at lambda = 2 (Canonne-Kamath-Steinke 2020: 1/(2 sigma^2)-zCDP).  The value returned is
+    D_2/2 by the sums, compared with the limit kl (lambda -> 1+) and a grid of orders: the largest."""
+    from . import discrete_gaussian as dg
+    if method != "auto":
+        raise DomainError("method", method, "auto for the discrete Gaussian (its functionals are sums)")
+    s2 = _dg_sigma2(record)
+
+    def compute():
+        x = to_mpf(s2)
+        cands = [dg.functional("renyi", x, 2) / 2, dg.functional("kl", x)]
+        cands += [dg.functional("renyi", x, lam) / mpmath.mpf(lam) for lam in ("1.25", "1.5", "3", "4.5", "10")]
+        return max(cands)
+    value = verified(compute, digits)
+    return Value(value, "sum", None, "sup of D_lambda/lambda, attained at lambda = 2 (every integer order): "
+                                     "D_2/2 summed over the integers")
 
 
 def _renyi_quadrature_at(record, lam):

@@ -42,6 +42,12 @@ or Laplace variable, so each tail is a normal/Laplace tail at the preimage):
   and -eps (masses swapped).
 * (eps, delta)-DP, the 4-point pair of Kairouz-Oh-Viswanath (catalog 004): P-atoms
   +inf (delta), +eps ((1-delta) e^eps/(1+e^eps)), -eps ((1-delta)/(1+e^eps)).
+* Discrete Gaussian(s2) (Canonne-Kamath-Steinke 2020; seed 004 Sec. 4.4): P = N_Z(1, s2),
+  Q = N_Z(0, s2) on the integers, w(z) = exp(-z^2/(2 s2)), Zn = sum_z w(z).  L(z) = (2z - 1)/(2 s2):
+  an atom at every such value; L > l iff z >= z0 := floor(l s2 + 1/2) + 1, so
+  S_P(l) = U(z0 - 1)/Zn and S_Q(l) = U(z0)/Zn with U(m) = sum_{j >= m} w(j).  U is summed in Arb with
+  the remainder after the last term bounded by the geometric series of the (decreasing) ratio
+  w(j+1)/w(j) = exp(-(2j+1)/(2 s2)) and added as a ball, so every tail is a rigorous enclosure.
 * Poisson-subsampled Gaussian, rate q, noise multiplier sigma (sensitivity 1):
   with mixture M = (1-q) N(0, s^2) + q N(1, s^2) and B = N(0, s^2),
   remove: (P, Q) = (M, B), L = log(1 - q + q e^{(2x-1)/(2 s^2)}) increasing in x,
@@ -259,6 +265,79 @@ class PureDP(LossModel):
         return np.where(l < -e, 1 - d, np.where(l < e, big, 0.0))
 
 
+
+class DiscreteGaussian(LossModel):
+    """The discrete Gaussian pair (module docstring): tails as Arb sums with a rigorous remainder."""
+
+    def __init__(self, sigma2):
+        self.s2 = exact(sigma2, "sigma2")
+        if self.s2 <= 0:
+            raise ValueError(f"sigma2 must be > 0, got {sigma2}")
+        self.name = f"discrete_gaussian(sigma2={sigma2})"
+        self._m = 1 / math.sqrt(float(self.s2))       # the Gaussian with the same loss variance (heuristics)
+        self._cache = {}
+        self._zn = None
+
+    def _w(self, j: int):
+        return (-arb_of(Fraction(j * j) / (2 * self.s2))).exp()
+
+    def _u_pos(self, m: int):
+        """U(m) = sum_{j >= m} w(j) for m >= 0, an Arb ball containing the exact sum."""
+        if m in self._cache:
+            return self._cache[m]
+        from flint import arb
+        total, j = arb(0), m
+        while True:
+            t = self._w(j)
+            total += t
+            r = (-arb_of(Fraction(2 * j + 1) / (2 * self.s2))).exp()           # w(j+1)/w(j), decreasing in j
+            if r < 1:
+                rest = t * r / (1 - r)                                           # sum_{i > j} w(i) <= this
+                if rest < total * arb(2) ** (-PREC - 8):
+                    up = rest.upper()
+                    total += arb(up / 2, up / 2)
+                    break
+            j += 1
+        self._cache[m] = total
+        return total
+
+    def _u(self, m: int):
+        """U(m) = sum_{j >= m} w(j) for any integer m (U(m) = Zn - U(1 - m) for m <= 0)."""
+        if m >= 1:
+            return self._u_pos(m)
+        return self.zn() - self._u_pos(1 - m)
+
+    def zn(self):
+        if self._zn is None:
+            self._zn = 1 + 2 * self._u_pos(1)
+        return self._zn
+
+    def _z0(self, l: Fraction) -> int:
+        return math.floor(l * self.s2 + Fraction(1, 2)) + 1
+
+    def tails(self, l: Fraction):
+        z0 = self._z0(l)
+        zn = self.zn()
+        return self._u(z0 - 1) / zn, self._u(z0) / zn
+
+    def q_atom_at(self, l: Fraction):
+        from flint import arb
+        z = l * self.s2 + Fraction(1, 2)
+        if z.denominator != 1:
+            return arb(0)
+        return self._w(int(z)) / self.zn()
+
+    def _float_sp(self, l):
+        m = self._m
+        return sc.ndtr(-(l - m * m / 2) / m)
+
+    def rough_range(self, lam):
+        m = self._m
+        c0, c1 = m * m / 2, m * m / 2 + lam * m * m
+        return min(c0, c1) - 42 * m, max(c0, c1) + 42 * m
+
+
+
 class SubsampledGaussian(LossModel):
     """Poisson-subsampled Gaussian, one direction ('remove' or 'add')."""
 
@@ -390,6 +469,11 @@ pure = randomized_response
 def eps_delta(eps, delta) -> Mechanism:
     """The 4-point pair with trade-off f_{eps,delta} (any (eps, delta)-DP mechanism is dominated by it)."""
     return Mechanism(f"eps_delta(eps={eps}, delta={delta})", [PureDP(eps, delta)], True)
+
+
+def discrete_gaussian(sigma2) -> Mechanism:
+    """Discrete Gaussian mechanism N_Z(0, sigma2) on an integer query of sensitivity 1."""
+    return Mechanism(f"discrete_gaussian(sigma2={sigma2})", [DiscreteGaussian(sigma2)], True)
 
 
 def subsampled_gaussian(q, sigma) -> Mechanism:

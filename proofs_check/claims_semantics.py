@@ -237,61 +237,48 @@ def _gauss_delta(mu_text: str, e_text: str):
     return mp.profile_delta(derive.gaussian(mu_text), e_text, 35)
 
 
-def _gaussian_cases():
-    for mu in ("0.5", "1", "2"):
-        for e in ("0.1", "0.5", "1", "3"):
-            for factor in ("1.01", "2", "10", "1000"):
-                yield mu, e, factor
-
-
 @claim("KZ-T3.9:gaussian", ("002",), SOURCE + ", Theorem 3.9 and Cor. 3.10(2)-3.12(2)", "inequality",
        "for the Gaussian mechanism at a point (eps, delta) of its exact DP curve and delta' = c delta, "
        "P(|Z| > eps') <= delta': the posterior, ratio and difference bounds at eps' hold w.p. >= 1 - delta'")
 def _t39_gauss():
-    worst, points = None, 0
-    for mu_t, e_t, c_t in _gaussian_cases():
+    def case(mu_t, e_t):
         with mpmath.workdps(40):
-            mu, c = mpmath.mpf(mu_t), mpmath.mpf(c_t)
             d = _gauss_delta(mu_t, e_t)
-            dp = min(c * d, mpmath.mpf(1))
-            if not dp > d:
-                continue
-            d_txt, dp_txt = mpmath.nstr(d, 35), mpmath.nstr(dp, 35)
-        ep = mp.evaluate(S.eps_prime(), {sy.eps: e_t, sy.delta: d_txt, S.delta_p: dp_txt}, 30)
-        with mpmath.workdps(40):
-            tail = _gauss_tail(mu, ep)
-            slack = (mpmath.mpf(dp_txt) - tail) / mpmath.mpf(dp_txt)
-        points += 1
-        if slack < 0:
-            return Outcome(FAILED, counterexample={"mu": mu_t, "eps": e_t, "delta": d_txt, "delta'": dp_txt,
-                                                   "eps'": str(ep), "P(|Z|>eps')": str(tail)})
-        worst = slack if worst is None else min(worst, slack)
-    return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=points,
-                   detail="mu in {0.5, 1, 2}, eps in {0.1, 0.5, 1, 3}, delta' = delta x {1.01, 2, 10, 1000}; "
-                          "margin = smallest relative slack (delta' - P(|Z| > eps'))/delta'. The posterior is "
-                          "monotone in Z (KZ-T3.1), so the posterior bound holds exactly on |Z| <= eps', and the "
-                          "ratio and difference bounds contain it (KZ-T3.3, KZ-L3.4)")
+
+        def margin(c_text):
+            """Relative slack at delta' = delta (1 + c) (c = 10^t > 0: delta' > delta, capped below 1)."""
+            with mpmath.workdps(40):
+                dp = min(d * (1 + mpmath.mpf(c_text)), 1 - (1 - d) / 2)
+                d_txt, dp_txt = mpmath.nstr(d, 35), mpmath.nstr(dp, 35)
+            ep = mp.evaluate(S.eps_prime(), {sy.eps: e_t, sy.delta: d_txt, S.delta_p: dp_txt}, 30)
+            with mpmath.workdps(40):
+                return (mpmath.mpf(dp_txt) - _gauss_tail(mpmath.mpf(mu_t), ep)) / mpmath.mpf(dp_txt)
+        return f"mu = {mu_t}, eps = {e_t}", margin
+    cases = [case(mu, e) for mu in ("0.5", "1", "2") for e in ("0.1", "0.5", "1", "3")]
+    return inequality(cases, mpmath.mpf(10) ** -25,
+                      "mu in {0.5, 1, 2}, eps in {0.1, 0.5, 1, 3}, delta' = delta (1 + c): grid c in {0.01, 1, 9, 999} "
+                      "and an adversarial search over log10 c in [-6, 3]; margin = smallest relative slack "
+                      "(delta' - P(|Z| > eps'))/delta'. The posterior is monotone in Z (KZ-T3.1), so the posterior "
+                      "bound holds exactly on |Z| <= eps', and the ratio and difference bounds contain it "
+                      "(KZ-T3.3, KZ-L3.4)", lo=-6.0, hi=3.0, grid_points=("0.01", "1", "9", "999"), point_name="c",
+                      search={"grid": 15, "starts": 1, "iterations": 15})
 
 
 @claim("KZ-T2.5", ("002",), SOURCE + ", Theorem 2.5 and Cor. 3.10(1)-3.12(1)", "inequality",
        "(eps, delta)-PDP implies (eps, delta)-DP: for the Gaussian mechanism the exact DP delta(eps) is at most "
        "P(|Z| > eps)")
 def _t25():
-    rows = 0
-    worst = None
-    for mu_t in ("0.25", "1", "3"):
-        for e_t in ("0", "0.1", "1", "5", "20"):
+    def case(mu_t):
+        def margin(e_t):
             with mpmath.workdps(40):
-                mu, e = mpmath.mpf(mu_t), mpmath.mpf(e_t)
-                dp_delta, pdp_delta = _gauss_delta(mu_t, e_t), _gauss_tail(mu, e)
-                rows += 1
-                if dp_delta > pdp_delta:
-                    return Outcome(FAILED, counterexample={"mu": mu_t, "eps": e_t, "dp": str(dp_delta),
-                                                           "pdp": str(pdp_delta)})
-                r = dp_delta / pdp_delta
-                worst = r if worst is None else max(worst, r)
-    return Outcome(CONFIRMED, margin=mpmath.nstr(1 - worst, 3), points=rows,
-                   detail="delta_DP(eps) / P(|Z| > eps) <= 1 for mu in {0.25, 1, 3}, eps in {0, 0.1, 1, 5, 20}")
+                dp_delta, pdp_delta = _gauss_delta(mu_t, e_t), _gauss_tail(mpmath.mpf(mu_t), mpmath.mpf(e_t))
+                return (pdp_delta - dp_delta) / pdp_delta
+        return f"mu = {mu_t}", margin
+    return inequality([case(mu) for mu in ("0.25", "1", "3")], mpmath.mpf(10) ** -25,
+                      "margin = (P(|Z| > eps) - delta_DP(eps)) / P(|Z| > eps) for mu in {0.25, 1, 3}: grid eps in "
+                      "{0, 0.1, 1, 5, 20} and an adversarial search over log10 eps in [-4, log10 30]",
+                      lo=-4.0, hi=math.log10(30), grid_points=("0", "0.1", "1", "5", "20"), point_name="eps",
+                      search={"grid": 21, "starts": 2, "iterations": 20})
 
 
 @claim("KZ-TA.2", ("002",), SOURCE + ", Appendix Theorem A.2 (Canonne, Kamath, Steinke 2020), Eq. 31-33",
@@ -422,23 +409,21 @@ def _d26():
        "rho-zCDP implies (eps, delta)-DP with eps = rho + 2 sqrt(rho log(1/delta)), and with the smaller CKS eps; "
        "both are at least the exact eps of the Gaussian mechanism with mu = sqrt(2 rho) at delta")
 def _t27():
-    points, worst = 0, None
     # rho = mu^2/2 (KZ-D2.6): mu = 0.1, 0.5, 1, 2, 4 for rho = 0.005, 0.125, 0.5, 2, 8
-    for r_t, mu_t in (("0.005", "0.1"), ("0.125", "0.5"), ("0.5", "1"), ("2", "2"), ("8", "4")):
-        for d_t in ("1e-3", "1e-6", "1e-12"):
+    def case(r_t, mu_t):
+        def margin(d_t):
             bs = NC.zcdp_to_dp(r_t, 1, d_t, "bun-steinke", 20)["eps"]
             cks = NC.zcdp_to_dp(r_t, 1, d_t, "cks", 20)["eps"]
             exact = mp.profile_eps(derive.gaussian(mu_t), d_t, 20)   # the exact eps at delta
             with mpmath.workdps(40):
-                points += 1
-                if not (exact <= cks * (1 + mpmath.mpf(10) ** -15) and cks <= bs):
-                    return Outcome(FAILED, counterexample={"rho": r_t, "delta": d_t, "exact": str(exact),
-                                                           "cks": str(cks), "bun-steinke": str(bs)})
-                gap = (cks - exact) / exact
-                worst = gap if worst is None else min(worst, gap)
-    return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=points,
-                   detail="rho in {0.005, 0.125, 0.5, 2, 8}, delta in {1e-3, 1e-6, 1e-12}: exact Gaussian eps <= "
-                          "CKS <= Bun-Steinke; margin = smallest relative excess of CKS over the exact eps")
+                return min((cks - exact) / exact, (bs - cks) / cks)
+        return f"rho = {r_t}", margin
+    cases = [case(r, m) for r, m in (("0.005", "0.1"), ("0.125", "0.5"), ("0.5", "1"), ("2", "2"), ("8", "4"))]
+    return inequality(cases, mpmath.mpf(10) ** -15,
+                      "margin = min((CKS - exact)/exact, (Bun-Steinke - CKS)/CKS) for rho in {0.005, 0.125, 0.5, 2, 8}: "
+                      "grid delta in {1e-3, 1e-6, 1e-12} and an adversarial search over log10 delta in [-300, -2]",
+                      lo=-300.0, hi=-2.0, grid_points=("1e-3", "1e-6", "1e-12"), point_name="delta",
+                      search={"grid": 7, "starts": 1, "iterations": 6})
 
 
 @claim("KZ-T2.8", ("002",), SOURCE + ", Theorem 2.8 (Dwork-Rothblum-Vadhan 2010; Kairouz-Oh-Viswanath 2015)",

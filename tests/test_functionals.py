@@ -129,12 +129,52 @@ def test_divergent_functional_says_why():
     assert "kl" in str(e.value)
 
 
-def test_discrete_gaussian_is_refused_cleanly():
-    for to in ("pure", "kl", "tv", "zcdp"):
-        assert_usage_error(run(["link", "discrete-gaussian", "--sigma2", "1", "--to", to]), "discrete-gaussian")
-    assert_usage_error(run(["functional", "discrete-gaussian", "--sigma2", "1", "--name", "kl"]), "discrete-gaussian")
-    # the profile link works for it
+def _dg_shifted(c, s2):
+    """Z(c) = sum_z exp(-(z - c)^2/(2 s2)) by Poisson summation (a different series from the direct sum the
+    code uses): sqrt(2 pi s2) (1 + 2 sum_k exp(-2 pi^2 s2 k^2) cos(2 pi k c))."""
+    return mpmath.sqrt(2 * mpmath.pi * s2) * (1 + 2 * mpmath.nsum(
+        lambda k: mpmath.exp(-2 * mpmath.pi ** 2 * s2 * k ** 2) * mpmath.cos(2 * mpmath.pi * k * c), [1, mpmath.inf]))
+
+
+@pytest.mark.parametrize("s2", ["0.5", "2", "30"])
+def test_discrete_gaussian_functionals_against_theta_functions(s2):
+    """The discrete Gaussian's functionals are sums over the integers (numeric.discrete_gaussian); the
+    references: kl = 1/(2 s2) (E Z = 0 for the even pmf), TV = 1/Zn with Zn the Jacobi theta function
+    theta_3(0, e^(-1/(2 s2))), D_lambda = lambda/(2 s2) + log(Z(1 - lambda)/Z(0))/(lambda - 1) with Z by
+    Poisson summation, rho = 1/(2 s2) (CKS20), kappabar3 = E|Z|^3/s2^3 (exact centring; nsum)."""
+    with mpmath.workdps(40):
+        x = mpmath.mpf(s2)
+        rec = derive.discrete_gaussian(s2)
+        zn = mpmath.jtheta(3, 0, mpmath.exp(-1 / (2 * x)))
+        close(F.functional(rec, "kl", digits=25).value, 1 / (2 * x), 1e-24)
+        close(F.functional(rec, "tv", digits=25).value, 1 / zn, 1e-24)
+        close(F.link(rec, "zcdp", digits=25).value, 1 / (2 * x), 1e-24)
+        for lam in ("1.5", "2", "3.25"):
+            lm = mpmath.mpf(lam)
+            ref = lm / (2 * x) + mpmath.log(_dg_shifted(1 - lm, x) / _dg_shifted(0, x)) / (lm - 1)
+            close(F.functional(rec, "renyi", order=lam, digits=25).value, ref, 1e-24)
+        third = mpmath.nsum(lambda z: abs(z) ** 3 * mpmath.exp(-z ** 2 / (2 * x)), [-mpmath.inf, mpmath.inf]) / zn
+        close(F.functional(rec, "kappabar3", digits=25).value, third / x ** 3, 1e-24)
+        second = mpmath.nsum(lambda z: z ** 2 * mpmath.exp(-z ** 2 / (2 * x)), [-mpmath.inf, mpmath.inf]) / zn
+        close(F.functional(rec, "kappa2", digits=25).value, (4 * second + 1) / (4 * x ** 2), 1e-24)
+        assert F.functional(rec, "mu3").value.p == 0
+        assert F.link(rec, "pure").value == mpmath.inf
+
+
+def test_discrete_gaussian_functionals_cli():
+    r = run(["link", "discrete-gaussian", "--sigma2", "2", "--to", "zcdp", "--json"])
+    assert r.rc == 0 and r.json()["rho"].startswith("0.25") and r.json()["method"] == "sum"
+    assert_usage_error(run(["functional", "discrete-gaussian", "--sigma2", "2", "--name", "kl", "--method", "sympy"]),
+                       "method")
     assert run(["link", "discrete-gaussian", "--sigma2", "1", "--to", "approx", "--at-delta", "1e-5"]).rc == 0
+
+
+def test_piecewise_records_beyond_the_decidable_range_are_refused():
+    # e^(+-1e300) cancels beyond any precision when the pieces of f_{eps,0} are ordered
+    assert_usage_error(run(["functional", "randomized-response", "--eps", "1e300", "--name", "kl"]), "epsilon")
+    # 700 is decided exactly (the two cuts 1/(1 + e^700) and e^-700 agree to ~600 digits)
+    r = run(["functional", "randomized-response", "--eps", "700", "--name", "kl", "--json"])
+    assert r.rc == 0 and "tanh" in r.json()["latex"]
 
 
 def test_cli_bad_input():

@@ -22,7 +22,8 @@ from .common import (Once, UsageError, add_mechanism, mechanism_help, mechanism_
 
 #: table name -> numeric.pld_mechanisms constructor, parameters in order
 ENGINE = {"gaussian": ("gaussian", ("mu",)), "laplace": ("laplace", ("eps",)),
-          "randomized-response": ("randomized_response", ("eps",)), "approx-dp": ("eps_delta", ("eps", "delta"))}
+          "randomized-response": ("randomized_response", ("eps",)), "approx-dp": ("eps_delta", ("eps", "delta")),
+          "discrete-gaussian": ("discrete_gaussian", ("sigma2",))}
 
 
 def register(kinds, out):
@@ -98,7 +99,7 @@ def _delta_zero(plan, args):
     from derive.exact import rational
     total = 0
     for name, values, count, p in plan:
-        if name == "gaussian" or (name == "approx-dp" and rational("delta", values["delta"]) > 0):
+        if name in ("gaussian", "discrete-gaussian") or (name == "approx-dp" and rational("delta", values["delta"]) > 0):
             return "no-pure"
         total += count * rational("eps", values["eps"])
     args._pure_eps = total
@@ -107,6 +108,9 @@ def _delta_zero(plan, args):
 
 def _privacy_parameter(name, values):
     """The parameter whose 0 means perfect privacy and inf no privacy (mu or eps)."""
+    if name == "discrete-gaussian":                # sigma2 > 0 and bounded (its domain): never 0 or inf
+        from fractions import Fraction
+        return str(1 / Fraction(values["sigma2"]))
     return values["mu"] if name == "gaussian" else values["eps"]
 
 
@@ -291,7 +295,7 @@ def _limit_payload(limit, args, shown, t0):
     what = {"identity": "every component has parameter 0: f = Id, perfect privacy",
             "no-privacy": "a component has an infinite parameter: f = 0, no privacy",
             "pure": "delta = 0: the composition of pure-DP steps is pure, eps = the sum of k eps",
-            "no-pure": "delta = 0: a Gaussian or (eps, delta > 0) step is not pure DP, eps = inf",
+            "no-pure": "delta = 0: a (discrete) Gaussian or (eps, delta > 0) step is not pure DP, eps = inf",
             "delta-one": "delta = 1: every mechanism is (0, 1)-DP, eps = 0"}[limit]
     payload = {**shown, "method": "exact", "certified": True, "note": what}
     for key, value in values.items():

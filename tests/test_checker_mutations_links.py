@@ -1,0 +1,63 @@
+"""Mutation tests for proofs_check.claims_links and the (eps, delta) CLT claim: each breaks the code the
+claim checks (a closed form, the quadrature, the discrete Gaussian sums, the GDP profile of the limit)
+and requires FAILED."""
+
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+
+from derive import functionals as D
+from numeric import clt as C
+from numeric import discrete_gaussian as DG
+from numeric import functionals as F
+from proofs_check.discovery import all_claims
+
+from mutations import assert_failed, assert_passes
+
+all_claims()
+
+
+def test_laplace_renyi_catches_a_wrong_closed_form(monkeypatch):
+    assert_passes("Mironov-Renyi:laplace")
+    orig = D.closed_form
+
+    def wrong(record, name):
+        expr = orig(record, name)
+        return expr * (1 + sp.Rational(1, 10**12)) if name == "renyi" else expr
+    monkeypatch.setattr(D, "closed_form", wrong)
+    assert_failed("Mironov-Renyi:laplace")
+
+
+def test_laplace_kl_catches_a_wrong_closed_form(monkeypatch):
+    assert_passes("SU-kl:laplace")
+    orig = D.closed_form
+    monkeypatch.setattr(D, "closed_form", lambda r, n: orig(r, n) + (sp.exp(-2 * list(r.parameters)[0]) / 10**10
+                                                                     if n == "kl" else 0))
+    assert_failed("SU-kl:laplace")
+
+
+def test_gdp_renyi_catches_a_wrong_quadrature(monkeypatch):
+    assert_passes("SU-link:gdp-renyi")
+    orig = F._quadrature
+    monkeypatch.setattr(F, "_quadrature", lambda r, n, lam, d: orig(r, n, lam, d) * (1 + mpmath.mpf(10) ** -12))
+    assert_failed("SU-link:gdp-renyi")
+
+
+def test_dg_functionals_catch_wrong_sums(monkeypatch):
+    assert_passes("CKS20:DG-functionals")
+    orig = DG.functional
+    # the loss shifted by a hair: kl and rho move, TV does not
+    monkeypatch.setattr(DG, "_loss", lambda z, s2: (2 * mpmath.mpf(z) - 1) / (2 * s2) * (1 + mpmath.mpf(10) ** -12))
+    assert_failed("CKS20:DG-functionals")
+    monkeypatch.undo()
+    monkeypatch.setattr(DG, "functional", lambda name, s2, order=None: orig(name, s2, order) *
+                        ((1 + mpmath.mpf(10) ** -12) if name == "tv" else 1))
+    assert_failed("CKS20:DG-functionals")
+
+
+def test_approx_clt_catches_a_wrong_limit(monkeypatch):
+    assert_passes("DRS-Thm3.6:approx")
+    orig = C.gdp_delta
+    monkeypatch.setattr(C, "gdp_delta", lambda mu, eps, digits: orig(mu * (1 + mpmath.mpf("0.01")), eps, digits))
+    assert_failed("DRS-Thm3.6:approx")
