@@ -230,3 +230,70 @@ def _clt_approx():
     return Outcome(CONFIRMED, margin=mpmath.nstr(sups[-1][1], 3), points=n_points, worst_at={"n": sups[-1][0]},
                    detail="sup over eps of |exact - limit| by n: " + ", ".join(f"{n}: {w}" for n, w in shown.items())
                           + " (numeric.compose_exact binomial route vs 1 - e^-delta (1 - delta_G(eps)))")
+
+
+@claim("DRS-Thm3.4:laplace", ("004",), SU + ", Sec. 3.3; Dong, Roth, Su (2022) Thm 3.4 on Laplace sequences",
+       "identity",
+       "for k Laplace(eps) steps the CLT mu is 2 k KL / sqrt(k E_P[L^2]) with KL = eps - 1 + e^-eps and E_P[L^2] the "
+       "second moment of the privacy loss of Lap(0, 1/eps) against Lap(1, 1/eps)")
+def _clt_laplace():
+    """numeric.clt (functionals of the record) against moments of the privacy loss integrated from the
+    two Laplace densities (mpmath.quad over the real line, split at 0 and 1)."""
+    import derive
+    from numeric import clt as C
+
+    def rows():
+        for eps, k in (("0.1", 10), ("1", 100)):
+            r = C.clt([(derive.laplace(eps), k)], 25)
+            with mpmath.workdps(40):
+                e = mpmath.mpf(eps)
+
+                def moment(power):
+                    return mpmath.quad(lambda x: e / 2 * mpmath.exp(-e * abs(x)) * (e * (abs(x - 1) - abs(x))) ** power,
+                                       [-mpmath.inf, 0, 1, mpmath.inf])
+                ref = 2 * k * moment(1) / mpmath.sqrt(k * moment(2))
+            yield {"eps": eps, "k": k}, r.mu, ref
+    return agreement(rows(), mpmath.mpf(10) ** -22, "numeric.clt mu vs 2 k KL / sqrt(k E[L^2]) from the densities")
+
+
+@claim("WGZ22-Edgeworth:lattice", ("004",), SU + ", Sec. 3.3 (Edgeworth accountant, WGZ+22; catalog ref "
+       "lap10_eps0.1_delta_epsp0.5_edgeworth1)", "value",
+       "as it turns out: on lattice privacy losses the first-order Edgeworth delta is not closer to the exact "
+       "composition than the CLT: 10 x Laplace(0.1) at eps = 0.5 and 100 x randomized response(0.1) at eps = 1, "
+       "and it is negative for 10 x Laplace(0.1) at eps = 1 (where the exact delta is 0)")
+def _edgeworth_lattice():
+    """The seed states an O(1/n) error bound for the Edgeworth accountant with identical components; the
+    bound needs a non-lattice loss.  This claim records what the toolkit measures on the catalog's
+    lattice cases (numeric.clt.edgeworth_delta and gdp_delta against numeric.compose_exact): FAILED if the
+    Edgeworth value were the closer one, or not negative where stated."""
+    import derive
+    from numeric import clt as C
+    from numeric import compose_exact as X
+    rows, points = [], 0
+    for name, eps0, k, at in (("laplace", "0.1", 10, "0.5"), ("randomized-response", "0.1", 100, "1")):
+        rec = derive.laplace(eps0) if name == "laplace" else derive.randomized_response(eps0)
+        r = C.clt([(rec, k)], 20)
+        exact = _mpf(X.delta(name, {"eps": eps0}, k, at, 20).value)
+        with mpmath.workdps(30):
+            e = mpmath.mpf(at)
+            err_clt = C.gdp_delta(r.mu, e, 20) - exact
+            err_edg = C.edgeworth_delta(r, e) - exact
+        points += 1
+        where = {"mechanism": name, "eps0": eps0, "k": k, "eps": at}
+        if not abs(err_edg) > abs(err_clt):
+            return Outcome(FAILED, detail="the Edgeworth value is the closer one here", worst_at=where,
+                           counterexample={**where, "error_edgeworth": mpmath.nstr(err_edg, 5),
+                                           "error_clt": mpmath.nstr(err_clt, 5)})
+        rows.append(f"{name} {eps0} x {k} at eps = {at}: error CLT {mpmath.nstr(err_clt, 3)}, "
+                    f"Edgeworth {mpmath.nstr(err_edg, 3)}")
+    r = C.clt([(derive.laplace("0.1"), 10)], 20)
+    with mpmath.workdps(30):
+        neg = C.edgeworth_delta(r, mpmath.mpf(1))
+    points += 1
+    if not neg < 0:
+        return Outcome(FAILED, detail="the Edgeworth delta of 10 x Laplace(0.1) at eps = 1 is not negative",
+                       counterexample={"delta_edgeworth": mpmath.nstr(neg, 5)})
+    return Outcome(CONFIRMED, points=points, margin=mpmath.nstr(neg, 3),
+                   worst_at={"mechanism": "laplace", "eps0": "0.1", "k": 10, "eps": "1"},
+                   detail="; ".join(rows) + f"; Edgeworth delta of 10 x Laplace(0.1) at eps = 1: "
+                          f"{mpmath.nstr(neg, 3)} (exact 0: the loss is at most 10 x 0.1)")

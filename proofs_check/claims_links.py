@@ -107,3 +107,25 @@ def _dg_functionals():
                 yield {"sigma2": s2, "functional": name}, got, ref
     return agreement(rows(), mpmath.mpf(10) ** -22,
                      "numeric.functionals (sums over the integers) vs 1/(2 s2) and the theta function")
+
+
+@claim("SU-link:rr-renyi", ("004",), SU + ", Sec. 1.1 (link to Renyi DP) for f_{eps,0}", "identity",
+       "D_lambda(f_{eps,0}) = log(a^lambda (1 - a)^(1 - lambda) + (1 - a)^lambda a^(1 - lambda)) / (lambda - 1), "
+       "a = e^eps/(1 + e^eps): the Renyi divergence of the two-point randomized-response pair")
+def _renyi_rr():
+    import derive
+    from numeric import functionals as F
+
+    def rows():
+        for eps in ("0.05", "1", "4"):
+            rec = derive.randomized_response(eps)
+            for lam in ("1.5", "2", "30"):
+                got = _mpf(F.link(rec, "renyi", order=lam, digits=25).value)
+                with mpmath.workdps(50):
+                    e, l = mpmath.mpf(eps), mpmath.mpf(lam)
+                    a = 1 / (1 + mpmath.exp(-e))
+                    ref = mpmath.log(a**l * (1 - a) ** (1 - l) + (1 - a) ** l * a ** (1 - l)) / (l - 1)
+                yield {"eps": eps, "order": lam}, got, ref
+    return agreement(rows(), mpmath.mpf(10) ** -22,
+                     "numeric.functionals.link(.., 'renyi') (SymPy integral of |f'|^(1 - lambda)) vs the sum over "
+                     "the two outcomes of the pair")

@@ -4,6 +4,8 @@ and requires FAILED."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import mpmath
 import sympy as sp
 
@@ -61,3 +63,32 @@ def test_approx_clt_catches_a_wrong_limit(monkeypatch):
     orig = C.gdp_delta
     monkeypatch.setattr(C, "gdp_delta", lambda mu, eps, digits: orig(mu * (1 + mpmath.mpf("0.01")), eps, digits))
     assert_failed("DRS-Thm3.6:approx")
+
+
+def test_rr_renyi_catches_a_wrong_closed_form(monkeypatch):
+    assert_passes("SU-link:rr-renyi")
+    orig = D.closed_form
+
+    def wrong(record, name):
+        expr = orig(record, name)
+        return expr * (1 + sp.Rational(1, 10**12)) if name == "renyi" else expr
+    monkeypatch.setattr(D, "closed_form", wrong)
+    assert_failed("SU-link:rr-renyi")
+
+
+def test_laplace_clt_catches_a_wrong_mu(monkeypatch):
+    assert_passes("DRS-Thm3.4:laplace")
+    orig = C.clt
+
+    def wrong(entries, digits=15):
+        r = orig(entries, digits)
+        return replace(r, mu=r.mu * (1 + mpmath.mpf(10) ** -15))
+    monkeypatch.setattr(C, "clt", wrong)
+    assert_failed("DRS-Thm3.4:laplace")
+
+
+def test_edgeworth_lattice_catches_a_skew_term_dropped(monkeypatch):
+    assert_passes("WGZ22-Edgeworth:lattice")
+    # without its skewness correction the Edgeworth delta is the CLT delta: no longer the farther one
+    monkeypatch.setattr(C, "edgeworth_delta", lambda r, e: C.gdp_delta(r.mu, e, 20))
+    assert_failed("WGZ22-Edgeworth:lattice")
