@@ -305,7 +305,10 @@ def _split(h: sp.Expr, var, lo, hi, at) -> list:
     return out
 
 
+@lru_cache(maxsize=1024)
 def _integrate(expr, var, lo, hi):
+    """int_lo^hi expr d var by SymPy (cached: the pieces are symbolic, the same for every value of
+    the record's parameters that gives the same branch structure)."""
     result = sp.integrate(expr, (var, lo, hi), conds="none")
     if result.has(sp.Integral):
         raise ValueError(f"SymPy leaves the integral of {expr} unevaluated")
@@ -425,6 +428,18 @@ def closed_form(record: TradeOff, name: str) -> sp.Expr:
     if not integrable(law):
         raise ValueError(f"{name} of {record}: log|f'| is not of the form a + b x + c log x on each piece "
                          "(left to quadrature)")
+    if name in _VALUE_FREE:
+        # these integrals never consult the parameter values (no sign split): one derivation per shape
+        return _closed_shape(SlopeLaw(law.var, law.pieces, (), law.back_items), name)
+    return _finish(_closed(law, name), law)
+
+
+#: functionals whose closed form depends only on the symbolic pieces of the law, not on the values
+_VALUE_FREE = ("kl", "kappa2", "mu3", "renyi")
+
+
+@lru_cache(maxsize=256)
+def _closed_shape(law: SlopeLaw, name: str) -> sp.Expr:
     if name == "renyi":
         total = _closed(law, "renyi_sum")
         expr = sp.expand_log(sp.log(sp.simplify(total)) / _T, force=True)

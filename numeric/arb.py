@@ -456,12 +456,23 @@ class _Walker:
     def _sqrt_half(self):
         return self.arb(2).rsqrt()
 
+    def _wide(self, x) -> bool:
+        """A ball whose radius is more than rounding (a cell of ``proofs_check.certified``)."""
+        return bool(x.rad() > abs(x.mid()) * self.arb(2) ** (-(self.prec // 2)) + self.arb(2) ** (-self.prec))
+
     def phi_ball(self, x):
-        """Phi on a ball: erfc(-x/sqrt2)/2, valid for every real x, small side by erfc."""
+        """Phi on a ball: erfc(-x/sqrt2)/2, valid for every real x, small side by erfc.  On a wide
+        ball, the hull of the enclosures at its two ends (Phi is increasing, so Phi([a, b]) =
+        [Phi(a), Phi(b)]): arb's erfc of a wide ball loses the sign of a small tail."""
+        if self._wide(x):
+            return self.phi_ball(x.lower()).union(self.phi_ball(x.upper()))
         return (-x * self._sqrt_half()).erfc() / 2
 
     def log_phi_ball(self, x):
-        """log Phi on a ball (two expressions of the same real function; see module doc)."""
+        """log Phi on a ball (two expressions of the same real function; see module doc); on a wide
+        ball the hull of its ends (log Phi is increasing)."""
+        if self._wide(x):
+            return self.log_phi_ball(x.lower()).union(self.log_phi_ball(x.upper()))
         if x >= 0:
             return (-((x * self._sqrt_half()).erfc() / 2)).log1p()
         return ((-x * self._sqrt_half()).erfc() / 2).log()

@@ -39,7 +39,7 @@ from derive import symbols as sy
 
 from . import certified as C
 # the modules that register the claims certified here (attach_certify needs them registered)
-from . import claims_disclosure, claims_foundation  # noqa: F401
+from . import claims_disclosure, claims_foundation, claims_semantics  # noqa: F401
 from .grid import ALPHA_GRID, GROUPS, mechanism_cases
 from .registry import attach_certify
 from .status import CONFIRMED, FAILED, INCONCLUSIVE, Outcome
@@ -288,3 +288,96 @@ def certify_rho_a0(cases, alpha0s=ALPHA0) -> Outcome:
 
 
 attach_certify("DF-rho-a0")(lambda: certify_rho_a0(mechanism_cases()))
+
+
+# ------------------------------------------------------------------ KZ-T2.5, KZ-T3.9:gaussian
+def _gauss_tail_expr(mu, e):
+    """P(|Z| > e) for Z ~ N(mu^2/2, mu^2) (the privacy loss of the Gaussian mechanism), in Phi."""
+    from derive.special import Phi
+    return Phi(mu / 2 - e / mu) + Phi(-mu / 2 - e / mu)
+
+
+#: (mu, eps grid) of the certified KZ-T2.5 and (mu, eps, c) of KZ-T3.9:gaussian (the ordinary checks' points)
+T25_MUS = ("0.25", "1", "3")
+T25_EPS = ("0", "0.1", "1", "5", "20")
+T39_CASES = [(mu, e) for mu in ("0.5", "1", "2") for e in ("0.1", "0.5", "1", "3")]
+T39_C = ("0.01", "1", "9", "999")
+#: bisections per mu for the whole-interval certification of KZ-T2.5 (the tails need narrow cells:
+#: a ball cannot hold [Phi(a), Phi(b)] with a sign once Phi(b)/Phi(a) exceeds ~2^30)
+T25_BUDGET = 3000
+T39_BUDGET = 200
+
+
+def certify_t25() -> Outcome:
+    """Certified KZ-T2.5: delta_DP(eps) <= P(|Z| > eps) for the Gaussian mechanism.
+
+    Slack 1 - delta(eps)/P(|Z| > eps), delta the record's own closed-form profile
+    (``derive.gaussian(mu).profile``), the tail in Phi: pointwise at the eps grid and over whole cells
+    of [0, 20] (arb enclosures over each cell, bisected within the budget)."""
+    import derive
+    from derive.tradeoff import eps_prime
+    tally = _Tally("delta_DP <= P(|Z| > eps)")
+    lines = []
+    try:
+        for mu_t in T25_MUS:
+            rec = derive.gaussian(mu_t)
+            mu = sp.Rational(mu_t)
+            tail = _gauss_tail_expr(mu, eps_prime)
+            # (tail - delta)/tail: resolved, the shared term Phi(mu/2 - eps/mu) cancels exactly (SymPy)
+            slack = (tail - rec.bind(rec.profile)) / tail
+            pts = [sp.Rational(e) for e in T25_EPS]
+            for e_t, e in zip(T25_EPS, pts):
+                tally.take("delta_DP <= P(|Z| > eps)", C.certify_nonneg(slack, {eps_prime: e}),
+                           {"mu": mu_t, "eps": e_t}, "relative slack 1 - delta_DP/P(|Z| > eps)")
+            rep = C.certify_cells(slack, eps_prime, list(zip(pts, pts[1:])), budget=T25_BUDGET)
+            if rep.failed:
+                raise _Failure(_cell_failure(rep, f"mu = {mu_t}", "delta_DP <= P(|Z| > eps)"))
+            text, info = _interval_text(rep, T25_EPS[0], T25_EPS[-1])
+            lines.append((f"mu = {mu_t} (eps)", text, info))
+    except _Failure as stop:
+        return stop.outcome
+    return _finish(tally, lines,
+                   "delta_DP(eps) <= P(|Z| > eps) certified with arb balls on the record's closed-form profile, "
+                   f"mu in {{{', '.join(T25_MUS)}}}, pointwise at eps in {{{', '.join(T25_EPS)}}} and over whole "
+                   "intervals of eps: ", "; margin = certified lower bound of 1 - delta_DP/P(|Z| > eps)")
+
+
+def certify_t39_gaussian() -> Outcome:
+    """Certified KZ-T3.9:gaussian: P(|Z| > eps') <= delta' at delta = delta_DP(eps), delta' = delta (1 + c).
+
+    eps' is the toolkit's own expression (``derive.semantics.eps_prime``) with delta the record's
+    closed-form profile at eps: the slack 1 - P(|Z| > eps')/delta' is enclosed as one expression,
+    pointwise at the ordinary check's (mu, eps, c) and over whole cells of c in [0.01, 999]."""
+    import derive
+    from derive import semantics as S
+    from derive.tradeoff import eps_prime
+    c = sp.Symbol("c", positive=True)
+    tally = _Tally("P(|Z| > eps') <= delta'")
+    lines = []
+    try:
+        for mu_t, e_t in T39_CASES:
+            rec = derive.gaussian(mu_t)
+            e = sp.Rational(e_t)
+            d = rec.bind(rec.profile).xreplace({eps_prime: e})
+            dp = d * (1 + c)
+            ep = S.eps_prime().xreplace({sy.eps: e, sy.delta: d, S.delta_p: dp})
+            slack = 1 - _gauss_tail_expr(sp.Rational(mu_t), ep) / dp
+            pts = [sp.Rational(x) for x in T39_C]
+            for c_t, cv in zip(T39_C, pts):
+                tally.take("P(|Z| > eps') <= delta'", C.certify_nonneg(slack, {c: cv}),
+                           {"mu": mu_t, "eps": e_t, "c": c_t}, "relative slack 1 - P(|Z| > eps')/delta'")
+            rep = C.certify_cells(slack, c, list(zip(pts, pts[1:])), budget=T39_BUDGET)
+            if rep.failed:
+                raise _Failure(_cell_failure(rep, f"mu = {mu_t}, eps = {e_t}", "P(|Z| > eps') <= delta'"))
+            text, info = _interval_text(rep, T39_C[0], T39_C[-1])
+            lines.append((f"mu = {mu_t}, eps = {e_t} (c)", text, info))
+    except _Failure as stop:
+        return stop.outcome
+    return _finish(tally, lines,
+                   "P(|Z| > eps') <= delta' = delta (1 + c) certified with arb balls (eps' from derive.semantics, "
+                   "delta from the record's profile), pointwise at c in {0.01, 1, 9, 999} and over whole "
+                   "intervals of c: ", "; margin = certified lower bound of 1 - P(|Z| > eps')/delta'")
+
+
+attach_certify("KZ-T2.5")(certify_t25)
+attach_certify("KZ-T3.9:gaussian")(certify_t39_gaussian)

@@ -75,7 +75,7 @@ def _gdp_composition():
     from numeric import pld, pld_mechanisms as M
 
     def rows():
-        for m1, m2, alpha in (("0.5", "1", "0.05"), ("1", "2", "0.001"), ("0.3", "0.4", "0.3")):
+        for m1, m2, alpha in (("0.5", "1", "0.05"), ("0.3", "2", "0.001")):
                 got = X.gdp_tradeoff([m1, m2], alpha, 20).value
                 with mpmath.workdps(28):
                     ref = _np_two_normals(mpmath.mpf(m1), mpmath.mpf(m2), mpmath.mpf(alpha))
@@ -86,11 +86,11 @@ def _gdp_composition():
 
     def brackets():
         comp = pld.compose([(M.gaussian("0.5"), 100)])
-        for alpha in ("1e-100", "1e-10", "0.01", "0.5"):
+        for alpha in ("1e-100", "0.01"):
             ex = X.gdp_tradeoff([("0.5", 100)], alpha, 20)
             r = comp.tradeoff(alpha)
             yield {"k": 100, "mu": "0.5", "alpha": alpha}, ex.complement, r.power_lower, r.power
-        for eps in ("0", "2", "10"):
+        for eps in ("0", "10"):
             ex = _mpf(X.gdp_delta([("0.5", 100)], eps, 20).value)
             r = comp.delta(eps)
             yield {"k": 100, "mu": "0.5", "eps": eps}, ex, r.delta_lower, r.delta_upper

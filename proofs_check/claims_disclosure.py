@@ -206,7 +206,7 @@ def _post_sup():
                     got = NR.posterior(rec, p, log_alpha(t), 20)["one_minus_posterior"]
                     with mpmath.workdps(60):
                         return got / down - 1
-                value, t, n = minimise(slack, -300.0, -0.000435, grid=21, starts=2, iterations=20)
+                value, t, n = minimise(slack, -300.0, -0.000435, grid=15, starts=1, iterations=15)
                 points += n
                 if value < -TOL:
                     return Outcome(FAILED, method="numeric, grid + adversarial search",

@@ -42,7 +42,7 @@ def _renyi_laplace():
     def rows():
         for eps in ("0.1", "1", "3"):
             rec = derive.laplace(eps)
-            for lam in ("1.5", "2", "10", "100"):
+            for lam in ("1.5", "10", "100"):
                 got = _mpf(F.link(rec, "renyi", order=lam, digits=25).value)
                 with mpmath.workdps(50):
                     e, l = mpmath.mpf(eps), mpmath.mpf(lam)
@@ -80,7 +80,7 @@ def _renyi_gdp():
     from numeric import functionals as F
 
     def rows():
-        for mu in ("0.3", "1", "2.5"):
+        for mu in ("0.3", "2.5"):
             for lam in ("1.25", "3", "20"):
                 got = _mpf(F.functional(derive.gaussian(mu), "renyi", order=lam, digits=20, method="quadrature").value)
                 with mpmath.workdps(40):

@@ -187,7 +187,7 @@ def log_alpha(t: float) -> str:
 
 def inequality(cases, tolerance, detail: str, lo: float = -300.0, hi: float = math.log10(0.999),
                grid_points: Iterable[str] = (), method: str = "numeric, grid + adversarial search",
-               point_name: str = "alpha", search: dict | None = None) -> Outcome:
+               point_name: str = "alpha", search: dict | bool | None = None) -> Outcome:
     """An inequality ``margin >= 0`` checked per case on a grid and by an adversarial search.
 
     ``cases`` is a list of ``(label, margin)`` where ``margin(point)`` takes an exact decimal
@@ -195,7 +195,8 @@ def inequality(cases, tolerance, detail: str, lo: float = -300.0, hi: float = ma
     best).  Each case is evaluated at ``grid_points`` and minimised over ``log10 alpha`` in
     ``[lo, hi]``.  FAILED when a margin is below ``-tolerance`` (the verified error of the
     evaluation); the outcome reports the worst margin and where it occurs.  ``search`` passes
-    ``grid``, ``starts``, ``iterations`` to :func:`minimise` (fewer for expensive margins).
+    ``grid``, ``starts``, ``iterations`` to :func:`minimise` (fewer for expensive margins);
+    ``search=False`` checks the grid only (the caller searches elsewhere).
     """
     worst, worst_at, points = None, None, 0
     for label, margin in cases:
@@ -207,6 +208,8 @@ def inequality(cases, tolerance, detail: str, lo: float = -300.0, hi: float = ma
                                counterexample={"case": label, point_name: text, "margin": mpmath.nstr(value, 5)})
             if worst is None or value < worst:
                 worst, worst_at = value, {"case": label, point_name: text}
+        if search is False:
+            continue
         value, t, n = minimise(lambda t: margin(log_alpha(t)), lo, hi, **(search or {}))
         points += n
         where = {"case": label, point_name: log_alpha(t)}

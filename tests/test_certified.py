@@ -151,3 +151,20 @@ def test_require_without_flint_is_a_one_line_usage_error(monkeypatch):
     rc, out, err = _cli(["check", "--certified", "--claim", "DRS-Prop2.2:gaussian"])
     assert rc == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and "python-flint" in err
+
+
+def test_kz_t25_and_t39_are_certified_and_fail_when_broken(monkeypatch):
+    # the real claims: certified, KZ-T2.5 over the whole eps interval [0, 20] for every mu
+    out = CC.certify_t25()
+    assert out.status is CONFIRMED and out.certified
+    assert all(not info["uncovered"] for info in out.extra["intervals"].values())
+    out = CC.certify_t39_gaussian()
+    assert out.status is CONFIRMED and out.certified
+    # halving the tail P(|Z| > eps) (a wrong loss law): delta_DP(0) = 2 Phi(mu/2) - 1 > 1/2 at mu = 3
+    orig = CC._gauss_tail_expr
+    monkeypatch.setattr(CC, "_gauss_tail_expr", lambda mu, e: orig(mu, e) / 2)
+    out = CC.certify_t25()
+    assert out.status is FAILED and out.certified
+    # doubling it: P(|Z| > eps') > delta' where the slack is below 1/2 (the worst is 0.457)
+    monkeypatch.setattr(CC, "_gauss_tail_expr", lambda mu, e: orig(mu, e) * 2)
+    assert CC.certify_t39_gaussian().status is FAILED

@@ -209,3 +209,17 @@ def test_a_raising_evaluator_is_error_not_a_pass(monkeypatch):
     monkeypatch.setattr(NR, "posterior", boom)
     got, row = status("KZ-C3.6")
     assert got == "ERROR" and "mutated evaluator" in row["reason"]
+
+
+def test_kz_t25_search_catches_a_fault_between_the_grid_points(monkeypatch):
+    # the profile doubled only for 2 < eps < 3: no grid point (0, 0.1, 1, 5, 20) sees it, the search does
+    orig = mp.profile_delta
+
+    def wrong(record, eps, digits=15):
+        value = orig(record, eps, digits)
+        with mpmath.workdps(60):
+            e = mpmath.mpf(str(eps))
+            return value * 100 if 2 < e < 3 else value
+    monkeypatch.setattr(mp, "profile_delta", wrong)
+    row = assert_failed("KZ-T2.5")
+    assert "eps" in str(row)
