@@ -168,3 +168,23 @@ def test_kz_t25_and_t39_are_certified_and_fail_when_broken(monkeypatch):
     # doubling it: P(|Z| > eps') > delta' where the slack is below 1/2 (the worst is 0.457)
     monkeypatch.setattr(CC, "_gauss_tail_expr", lambda mu, e: orig(mu, e) * 2)
     assert CC.certify_t39_gaussian().status is FAILED
+
+
+def test_mha_def5_certified_by_monotonicity_and_broken_forms_fail(monkeypatch):
+    from derive import two_sided as T
+    out = CC.certify_mha_def5()
+    assert out.status is CONFIRMED and out.certified and "whole interval [0, oo)" in out.detail
+    # a printed Laplace AUC with e^(-2r): AUC(0) is still 1/2, but its derivative is no longer r e^-r/2
+    monkeypatch.setattr(T, "laplace_auc_printed", lambda: 1 - (1 + T.r) * sp.exp(-2 * T.r) / 2)
+    assert CC.certify_mha_def5().status is FAILED
+
+
+def test_lxm_thm2_certified_over_whole_intervals_and_a_wrong_level_fails(monkeypatch):
+    out = CC.certify_lxm_thm2()
+    assert out.status is CONFIRMED and out.certified
+    assert all(not info["uncovered"] for info in out.extra["intervals"].values())
+    orig = CC._two_sided_laws
+    # the two-sided test's level understated by 40 %: the NP level now exceeds it somewhere
+    monkeypatch.setattr(CC, "_two_sided_laws", lambda t, b: tuple((lv * sp.Rational(3, 5), r)
+                                                                  for lv, r in orig(t, b)))
+    assert CC.certify_lxm_thm2().status is FAILED
