@@ -491,3 +491,58 @@ def certify_lxm_thm2() -> Outcome:
 
 
 attach_certify("LXM-Thm2")(certify_lxm_thm2)
+
+
+# ------------------------------------------------------------------ KZ-EXA.1
+#: priors of the pointwise certification and the ends of the cells (p <= 1/2; p >= 1/2 by 1 - p)
+EXA_P = tuple(sp.Rational(1, 10**k) for k in (300, 100, 30, 10, 3, 1)) + (sp.Rational(1, 2),)
+
+
+def certify_kz_exa1() -> Outcome:
+    """Certified KZ-EXA.1: for every prior, at most one of the two randomized-response outputs
+    (privacy loss +-eps~) moves the posterior by more than tau(eps): slack
+    (tau - min(|U(p, eps~) - p|, |L(p, eps~) - p|))/tau >= 0 with the toolkit's expressions
+    (derive.semantics tau, eps_tilde, difference_at_prior), eps in {0.5, 1, 2}; on p <= 1/2 with
+    1 - p written exactly as 1 - p, on p >= 1/2 in the variable q = 1 - p (p = 1 - q), so neither side
+    subtracts in its tail; pointwise at p, q in {1e-300, 1e-100, 1e-30, 1e-10, 1e-3, 0.1, 1/2} and over
+    whole cells between."""
+    from derive import semantics as S
+    from derive.posterior import prior, prior_c
+    q = sp.Symbol("q", positive=True)
+    tally = _Tally("at most one output breaks the bound")
+    lines = []
+    try:
+        for e_t in ("0.5", "1", "2"):
+            e = sp.Rational(e_t)
+            et, tau = S.eps_tilde(e), S.tau(e)
+            up, down = S.difference_at_prior(et), S.difference_at_prior(-et)
+            slack = (tau - sp.Min(sp.Abs(up), sp.Abs(down))) / tau
+            for side, sym, sub in (("p <= 1/2", prior, {prior_c: 1 - prior}), ("p >= 1/2", q, {prior: 1 - q, prior_c: q})):
+                sl = slack.xreplace(sub)
+                # at p = 1/2 the output +eps~ moves the posterior by tau exactly (the construction of eps~):
+                # an equality, decided by SymPy (tanh(eps~/2) = 2 tau), never by overlapping balls
+                half = sp.Rational(1, 2)
+                at_half = sp.simplify((up - tau).xreplace({prior: half, prior_c: half}).rewrite(sp.exp))
+                if at_half != 0:
+                    raise _Failure(Outcome(FAILED, certified=True, method=METHOD, worst_at={"eps": e_t, "p": "1/2"},
+                                           detail="U(1/2, eps~) - 1/2 is not tau exactly",
+                                           counterexample={"eps": e_t, "U - 1/2 - tau": str(at_half)}))
+                tally.take("at most one output breaks the bound", C.Verdict(True, mpmath.mpf(0), mpmath.mpf(0),
+                                                                            "exact"),
+                           {"eps": e_t, "side": side, str(sym): "1/2"}, "exact equality at p = 1/2")
+                for v in EXA_P[:-1]:
+                    tally.take("at most one output breaks the bound", C.certify_nonneg(sl, {sym: v}),
+                               {"eps": e_t, "side": side, str(sym): C.fmt(v, 6)}, "relative slack")
+                rep = C.certify_cells(sl, sym, list(zip(EXA_P, EXA_P[1:])), budget=CELL_BUDGET // 4)
+                if rep.failed:
+                    raise _Failure(_cell_failure(rep, f"eps = {e_t}, {side}", "at most one output breaks the bound"))
+                text, info = _interval_text(rep, "1e-300", "1/2")
+                lines.append((f"eps = {e_t}, {side} ({sym})", text, info))
+    except _Failure as stop:
+        return stop.outcome
+    return _finish(tally, lines, "tau(eps) - min(|U - p|, |L - p|) >= 0 at eps~ certified with arb balls, "
+                   "eps in {0.5, 1, 2}: ", "; margin = certified lower bound of the relative slack (0 at p = 1/2, "
+                   "where U(1/2, eps~) - 1/2 = tau exactly)")
+
+
+attach_certify("KZ-EXA.1")(certify_kz_exa1)

@@ -188,3 +188,12 @@ def test_lxm_thm2_certified_over_whole_intervals_and_a_wrong_level_fails(monkeyp
     monkeypatch.setattr(CC, "_two_sided_laws", lambda t, b: tuple((lv * sp.Rational(3, 5), r)
                                                                   for lv, r in orig(t, b)))
     assert CC.certify_lxm_thm2().status is FAILED
+
+
+def test_kz_exa1_certified_and_a_smaller_tau_fails(monkeypatch):
+    from derive import semantics as S
+    out = CC.certify_kz_exa1()
+    assert out.status is CONFIRMED and out.certified
+    monkeypatch.setattr(S, "tau", lambda e=sy.eps: sp.tanh(e / 4) * (1 - sp.Rational(1, 10**6)))
+    monkeypatch.setattr(S, "eps_tilde", lambda e=sy.eps: sp.log((1 + 2 * sp.tanh(e / 4)) / (1 - 2 * sp.tanh(e / 4))))
+    assert CC.certify_kz_exa1().status is FAILED
