@@ -546,3 +546,72 @@ def certify_kz_exa1() -> Outcome:
 
 
 attach_certify("KZ-EXA.1")(certify_kz_exa1)
+
+
+# ------------------------------------------------------------------ KZ-T2.8
+#: (k, eps0) and delta of the ordinary check
+T28_CASES = ((1, "0.5"), (10, "0.1"), (50, "0.2"), (1000, "0.01"))
+T28_DELTAS = ("1e-3", "1e-8")
+
+
+def _optimal_delta_terms(k: int, e0: sp.Rational, eps_g: sp.Expr) -> sp.Expr:
+    """The toolkit's Murtagh-Vadhan sum (derive.composition.optimal_delta) at k, eps0 and eps_g with every
+    Max resolved: the term l is e^{(k-l) eps0} - e^{eps_g + l eps0} when (k - 2l) eps0 > eps_g and 0 when
+    (k - 2l) eps0 <= eps_g, the comparison decided exactly (rational eps_g) or by the arb enclosure of
+    eps_g (irrational eps_g: never equal to a rational (k - 2l) eps0 here; an undecided comparison keeps
+    its Max).  The summand is the one of derive.composition (taken from it, not retyped)."""
+    from derive import composition as DC
+    from numeric import arb as AR
+    num, den = DC.optimal_delta.as_numer_denom()
+    summand, (ell, _, _) = num.function, num.limits[0]
+    mx = [m for m in summand.atoms(sp.Max)][0]
+    inner = [a for a in mx.args if a != 0][0]
+    active_form = summand.xreplace({mx: inner})          # the summand where its Max is the inner difference
+    den = den.xreplace({DC.k: k, DC.eps0: e0})
+    ball = None if eps_g.is_Rational else AR.enclose(eps_g, {}, 128)
+    values = {DC.k: k, DC.eps0: e0, DC.eps_g: eps_g}
+    terms = []
+    for l in range(k + 1):
+        edge = (k - 2 * l) * e0
+        if eps_g.is_Rational:
+            active = bool(edge > eps_g)
+        elif ball < edge:
+            active = True
+        elif ball > edge:
+            active = False
+        else:
+            active = None
+        if active is False:
+            break                                   # (k - 2l) eps0 decreases in l: every later term is 0
+        form = active_form if active else summand
+        terms.append(form.xreplace({**values, ell: l}))
+    return sp.Add(*terms) / den
+
+
+def certify_t28() -> Outcome:
+    """Certified KZ-T2.8: the optimal composition eps at delta is at most the basic k eps0 and the advanced
+    eps0 sqrt(2k log 1/delta) + k eps0 (e^eps0 - 1).  delta_opt is non-increasing in eps_g, so
+    eps_opt(delta) <= X iff delta_opt(X) <= delta: the slack 1 - delta_opt(X)/delta is decided with arb
+    on the toolkit's own sum (derive.composition.optimal_delta, every Max resolved with a certified
+    sign) at X = basic (where every term is 0 exactly) and X = advanced, for the ordinary check's cases."""
+    from derive import composition as DC
+    tally = _Tally("optimal <= basic and <= advanced")
+    try:
+        for k_, e0_t in T28_CASES:
+            e0 = sp.Rational(e0_t)
+            for d_t in T28_DELTAS:
+                d = sp.Rational(d_t)
+                for name, X in (("basic", DC.basic_eps.xreplace({DC.k: k_, DC.eps0: e0})),
+                                ("advanced", DC.advanced_eps.xreplace({DC.k: k_, DC.eps0: e0, sy.delta: d}))):
+                    slack = 1 - _optimal_delta_terms(k_, e0, X) / d
+                    tally.take("optimal <= basic and <= advanced", C.certify_nonneg(slack, {}),
+                               {"k": k_, "eps0": e0_t, "delta": d_t, "vs": name}, "1 - delta_opt(X)/delta")
+    except _Failure as stop:
+        return stop.outcome
+    return _finish(tally, [], "the inequality part: delta_opt(X) <= delta at X = basic and advanced eps, certified with arb balls on "
+                   "the toolkit's Murtagh-Vadhan sum, (k, eps0) in {(1, 0.5), (10, 0.1), (50, 0.2), (1000, 0.01)}, "
+                   "delta in {1e-3, 1e-8} (delta_opt non-increasing: eps_opt <= X); ",
+                   "margin = certified lower bound of 1 - delta_opt(X)/delta")
+
+
+attach_certify("KZ-T2.8")(certify_t28)

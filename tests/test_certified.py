@@ -197,3 +197,12 @@ def test_kz_exa1_certified_and_a_smaller_tau_fails(monkeypatch):
     monkeypatch.setattr(S, "tau", lambda e=sy.eps: sp.tanh(e / 4) * (1 - sp.Rational(1, 10**6)))
     monkeypatch.setattr(S, "eps_tilde", lambda e=sy.eps: sp.log((1 + 2 * sp.tanh(e / 4)) / (1 - 2 * sp.tanh(e / 4))))
     assert CC.certify_kz_exa1().status is FAILED
+
+
+def test_kz_t28_certified_and_a_too_small_advanced_bound_fails(monkeypatch):
+    from derive import composition as DC
+    out = CC.certify_t28()
+    assert out.status is CONFIRMED and out.certified
+    # an "advanced" bound a tenth of the true one is below the optimal eps: delta_opt there exceeds delta
+    monkeypatch.setattr(DC, "advanced_eps", DC.eps0 * sp.sqrt(2 * DC.k * sp.log(1 / sy.delta)) / 10)
+    assert CC.certify_t28().status is FAILED
