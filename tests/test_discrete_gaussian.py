@@ -124,3 +124,26 @@ def test_cli():
         assert abs(mpmath.mpf(out["delta"]) - _brute_delta("1", "0.5")) <= mpmath.mpf(10) ** -19
     assert_usage_error(run(("tradeoff", "discrete-gaussian", "--sigma2", "0", "--alpha", "0.1")), "sigma2=0")
     assert_usage_error(run(("tradeoff", "discrete-gaussian", "--sigma2", "2e4", "--alpha", "0.1")), "sigma2=2e4")
+
+
+def test_subsampled_discrete_gaussian_profile_against_the_mixture_over_the_integers():
+    """C_p(f) of the discrete Gaussian (numeric.subsampling on the record's numeric heads) against the
+    Poisson-subsampled pair summed over the integers: the larger of
+    sum_z (P(z) - e^eps Q(z))_+ and sum_z (Q(z) - e^eps P(z))_+ with P = p N_Z(1) + (1 - p) N_Z(0),
+    Q = N_Z(0) (40 digits, |z| <= 80 for sigma2 = 2: the rest is below e^-1600)."""
+    import mpmath
+    from numeric import subsampling as SS
+    rec = derive.discrete_gaussian("2")
+    with mpmath.workdps(40):
+        s2, p = mpmath.mpf(2), mpmath.mpf("0.1")
+        zs = range(-80, 82)
+        w = {z: mpmath.exp(-mpmath.mpf(z) ** 2 / (2 * s2)) for z in range(-81, 82)}
+        zn = mpmath.fsum(w[z] for z in zs)
+        for eps in ("0.05", "0.5", "2"):
+            e = mpmath.exp(mpmath.mpf(eps))
+            P = {z: (p * w[z - 1] + (1 - p) * w[z]) / zn for z in zs}
+            Q = {z: w[z] / zn for z in zs}
+            ref = max(mpmath.fsum(max(0, P[z] - e * Q[z]) for z in zs),
+                      mpmath.fsum(max(0, Q[z] - e * P[z]) for z in zs))
+            got = SS.delta(rec, "0.1", eps, 20).value
+            assert abs(got - ref) <= mpmath.mpf(10) ** -19 * ref, (eps, got, ref)

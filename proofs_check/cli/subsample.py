@@ -19,7 +19,7 @@ from .common import (Once, Records, UsageError, add_mechanism, lookup, mechanism
                      output_parent, run_one, subparser)
 
 #: mechanisms whose records are symmetric with a closed-form profile (C_p needs both)
-NAMES = ("gaussian", "laplace", "randomized-response", "approx-dp", "classical-gaussian")
+NAMES = ("gaussian", "laplace", "randomized-response", "approx-dp", "classical-gaussian", "discrete-gaussian")
 
 
 def register(sub):
