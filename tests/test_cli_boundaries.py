@@ -80,6 +80,12 @@ def test_every_command_is_covered():
     assert len(commands) >= 15, commands
 
 
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    """Commands that write files (plot --out) write them into a temporary directory."""
+    monkeypatch.chdir(tmp_path)
+
+
 @pytest.mark.parametrize("label, argv, key, dest", CASES, ids=[c[0] for c in CASES])
 def test_boundary(label, argv, key, dest):
     rc, out, err = run_in_process(argv) if label not in KNOWN else _known(label, argv)

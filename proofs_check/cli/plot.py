@@ -1,0 +1,225 @@
+"""``plot``: pictures of trade-off curves drawn from verified data (issue #13, first kinds).
+
+``dp-derive plot tradeoff MECH PARAMS --out FILE.(png|pdf|svg) [--log] [--bound-delta D] [--data FILE.csv]``
+draws f (or, with ``--log``, 1 - f against alpha on log10 axes down to alpha = 1e-300: the coordinates
+are base-10 logarithms computed on the mp path, so nothing underflows) for every value of a comma list
+of parameters, with the tightest (eps, delta) curve f_{eps, delta} at ``--bound-delta`` beside each.
+``dp-derive plot composition MECH PARAMS --k K --out ...`` draws the k-fold composition (exact route or
+the certified engine's privacy-safe end), the CLT's G_mu and the Berry-Esseen band.
+
+Every curve is checked from its own data before it is drawn (``numeric.curves.check_curve``: power >=
+alpha, non-increasing, convex); a curve that fails is refused with the reason.  The data drawn is written
+beside the image (``--data``, default FILE.csv).  matplotlib is the optional extra ``plot``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .common import (Once, UsageError, _digits_type, add_mechanism, combinations, mechanism_help, number, setup,
+                     subparser)
+
+KINDS = ("tradeoff", "composition")
+IMAGE_TYPES = (".png", ".pdf", ".svg")
+
+
+def register(sub):
+    p = subparser(sub, "plot", "draw trade-off curves (needs the 'plot' extra: matplotlib)",
+                  "KIND tradeoff: f(alpha) of the mechanism (a comma list of parameters draws several), with "
+                  "--log the attack power 1 - f against alpha on log10 axes down to 1e-300 (mp path), with "
+                  "--bound-delta D the tightest (eps, delta) curve at delta = D beside each.  KIND composition: "
+                  "the k-fold composition (exact route or certified bracket) with the CLT's G_mu and the "
+                  "Berry-Esseen band.  Each curve is checked (power >= alpha, non-increasing, convex) from the "
+                  "data it is drawn from; the data is written beside the image.\n\n" + mechanism_help(),
+                  ["dp-derive plot tradeoff gaussian --mu 0.5,1,2 --out gdp.png",
+                   "dp-derive plot tradeoff laplace --eps 1 --log --bound-delta 1e-5 --out lap.svg",
+                   "dp-derive plot composition randomized-response --eps 0.1 --k 100 --out rr.png"])
+    p.add_argument("kind", metavar="KIND", choices=KINDS, help="one of: " + ", ".join(KINDS))
+    add_mechanism(p)
+    p.add_argument("--out", required=True, action=Once, metavar="FILE",
+                   help="the image to write: .png, .pdf or .svg")
+    p.add_argument("--data", default=None, action=Once, metavar="FILE.csv",
+                   help="where to write the data drawn (default: the image's name with .csv)")
+    p.add_argument("--log", action="store_true", help="log10 axes: alpha against 1 - f, down to --alpha-min")
+    p.add_argument("--alpha-min", dest="alpha_min", default="1e-300", action=Once, metavar="A",
+                   help="smallest alpha drawn with --log (default 1e-300; the mp path goes further)")
+    p.add_argument("--points", type=number("count", "points"), default=None, action=Once, metavar="N",
+                   help="points per curve (default 81 for tradeoff, 25 for composition)")
+    p.add_argument("--bound-delta", dest="bound_delta", default=None, action=Once, metavar="D",
+                   help="also draw f_{eps, delta} with eps = eps(D) of each mechanism (its (eps, delta) reading)")
+    p.add_argument("--k", type=number("count", "k"), default=None, action=Once, help="compositions (KIND composition)")
+    p.add_argument("--digits", type=_digits_type, default=15, action=Once, metavar="D",
+                   help="verified digits of the data written beside the image (default 15)")
+    p.set_defaults(func=cmd_plot)
+
+
+def _pyplot():
+    try:
+        import matplotlib
+    except ImportError:
+        raise UsageError("plot: matplotlib is not installed; install the extra: pip install -e \".[plot]\"") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _paths(args):
+    out = args.out
+    ext = os.path.splitext(out)[1].lower()
+    if ext not in IMAGE_TYPES:
+        raise UsageError(f"out={out}: out must end in one of {', '.join(IMAGE_TYPES)}")
+    folder = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise UsageError(f"out={out}: out must be in a writable directory")
+    data = args.data or os.path.splitext(out)[0] + ".csv"
+    return out, data
+
+
+def cmd_plot(args):
+    from derive.domains import parse_in
+    from numeric import curves as CV
+    out, data = _paths(args)
+    mechanism, records, given, _ = setup(args)
+    combos = combinations(args, mechanism.param_names, given)
+    if args.kind == "composition":
+        if args.k is None:
+            raise UsageError("k: --k K is required with KIND composition")
+        if len(combos) != 1:
+            raise UsageError("composition: give one value per mechanism parameter")
+        curves, notes = _composition_curves(args, mechanism, records, combos[0]), []
+        title = f"{int(args.k)} x {records.get(combos[0])}: composition, CLT and Berry-Esseen band"
+    else:
+        if args.k is not None:
+            raise UsageError("k: --k is for KIND composition")
+        n = int(args.points or 81)
+        if args.log:
+            lo = parse_in("alpha_open", args.alpha_min, "alpha_min")
+            import mpmath
+            with mpmath.workdps(30):
+                lo_exp = float(mpmath.log10(mpmath.mpf(lo.p) / lo.q))
+            alphas = CV.log_grid(lo_exp, "0.5", n)
+        else:
+            alphas = CV.mixed_grid(n)
+        curves, notes = [], []
+        for c in combos:
+            rec = records.get(c)
+            coarse = alphas[::max(len(alphas) // 8, 1)] + ([alphas[-1]] if (len(alphas) - 1) % max(len(alphas) // 8, 1) else [])
+            grid, note = CV.timed_grid(rec, alphas, coarse, args.digits)
+            if note:
+                notes.append(note)
+            curves.append(CV.tradeoff_curve(rec, grid, args.digits))
+            if args.bound_delta is not None:
+                curves.append(_bound_curve(rec, args.bound_delta, grid, args.digits))
+        title = f"trade-off curves: {', '.join(str(records.get(c)) for c in combos)}"
+    for c in curves:
+        if c.kind in ("tradeoff", "bound"):
+            chk = CV.check_curve(c)
+            if not chk.ok:
+                raise UsageError(f"plot: the curve {c.label} fails its check ({chk.reason}); not drawn")
+    CV.write_csv(data, curves)
+    _draw(curves, args.log and args.kind == "tradeoff", title, out)
+    print(f"wrote {out} and {data} ({len(curves)} curves, {sum(len(c.alphas) for c in curves)} points, "
+          "each trade-off curve checked: power >= alpha, non-increasing, convex)")
+    for note in (notes if args.kind == "tradeoff" else []):
+        print("note: " + note)
+    return 0
+
+
+def _bound_curve(record, delta, alphas, digits):
+    """f_{eps, delta} with eps = eps(delta) of the record: its (eps, delta)-DP reading."""
+    import mpmath
+
+    import derive
+    from numeric import curves as CV
+    from numeric import mp
+    eps = mp.profile_eps(record, delta, digits)
+    if not mpmath.isfinite(eps):
+        raise UsageError(f"bound_delta={delta}: eps(delta) is infinite for {record}")
+    with mpmath.workdps(digits + 10):
+        shown = mpmath.nstr(eps, digits)
+    rec = derive.approx_dp(shown, delta)
+    c = CV.tradeoff_curve(rec, alphas, digits, label=f"f_(eps, delta) of {record}: eps = {mpmath.nstr(eps, 6)}, "
+                                                      f"delta = {delta}")
+    return CV.Curve(c.label, c.alphas, c.beta, c.power, c.digits, "bound")
+
+
+def _composition_curves(args, mechanism, records, combo):
+    import mpmath
+
+    from numeric import clt as C
+    from numeric import compose_exact as X
+    from numeric import curves as CV
+    k = int(args.k)
+    rec = records.get(combo)
+    n = int(args.points or 25)
+    alphas = CV.mixed_grid(n)
+    name = mechanism.name
+    digits = min(args.digits, 15)
+    exact = X.available(name, k, combo) if name in X.ROUTES else False
+    betas, powers = [], []
+    if exact:
+        for a in alphas:
+            v = X.tradeoff(name, combo, k, a, digits)
+            betas.append(mpmath.mpf(CV._mpf(v.value)))
+            powers.append(mpmath.mpf(CV._mpf(v.complement)))
+        how = "exact"
+    else:
+        from numeric import pld
+        from .compose_fdp import ENGINE, _components
+        if name not in ENGINE:
+            raise UsageError(f"mechanism={name}: composition plots need the exact routes or the engine "
+                             f"({', '.join(ENGINE)})")
+        comps, limit = _components([(name, combo, k, None)])
+        if limit is not None:
+            raise UsageError(f"composition: the composition is degenerate ({limit}); nothing to draw")
+        comp = pld.compose(comps)
+        for a in alphas:
+            r = comp.tradeoff(a)
+            betas.append(mpmath.mpf(r.beta))
+            powers.append(mpmath.mpf(r.power))
+        how = "certified bracket, privacy-safe end"
+    main = CV.Curve(f"{k} x {rec} ({how})", tuple(alphas), tuple(betas), tuple(powers), digits)
+    res = C.clt([(rec, k)], digits)
+    with mpmath.workdps(digits + 10):
+        g = [C.gdp_beta(res.mu, mpmath.mpf(a), digits) for a in alphas]
+        clt_curve = CV.Curve(f"CLT: G_mu, mu = {mpmath.nstr(res.mu, 6)}", tuple(alphas), tuple(g),
+                             tuple(1 - x for x in g), digits, "approximation")
+        # the band is a statement on [gamma, 1 - gamma] only (DRS Thm 3.5): drawn there
+        inside = [a for a in alphas if res.gamma <= mpmath.mpf(a) <= 1 - res.gamma]
+        band = [C.band(res, mpmath.mpf(a)) for a in inside]
+        lo = CV.Curve(f"Berry-Esseen band on [gamma, 1 - gamma], gamma = {mpmath.nstr(res.gamma, 4)}: lower",
+                      tuple(inside), tuple(b[0] for b in band), tuple(1 - b[0] for b in band), digits, "band")
+        hi = CV.Curve("Berry-Esseen band: upper", tuple(inside), tuple(b[1] for b in band),
+                      tuple(1 - b[1] for b in band), digits, "band")
+    return [main, clt_curve, lo, hi]
+
+
+def _draw(curves, log, title, out):
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 5.2))
+    styles = {"tradeoff": {"lw": 2}, "bound": {"lw": 1.2, "ls": "--"}, "approximation": {"lw": 1.5, "ls": "-."},
+              "band": {"lw": 0.8, "ls": ":", "color": "grey"}}
+    for c in curves:
+        st = dict(styles.get(c.kind, {}))
+        if log:
+            ax.plot(c.log10_alpha(), c.log10_power(), label=c.label, **st)
+        else:
+            import mpmath
+            ax.plot([float(mpmath.mpf(a)) for a in c.alphas], [float(b) for b in c.beta], label=c.label, **st)
+    if log:
+        lo = min(min(c.log10_alpha()) for c in curves)
+        ax.plot([lo, 0], [lo, 0], color="black", lw=0.6, label="power = alpha (no privacy loss)")
+        ax.set_xlabel("log10 alpha (type I error)")
+        ax.set_ylabel("log10 (1 - f(alpha)) (attack power)")
+    else:
+        ax.plot([0, 1], [1, 0], color="black", lw=0.6, label="Id: f = 1 - alpha (perfect privacy)")
+        ax.set_xlabel("alpha (type I error)")
+        ax.set_ylabel("beta = f(alpha) (type II error)")
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)

@@ -1,0 +1,105 @@
+"""dp-derive plot (issue #13, first kinds): the images exist, the data behind them passes the trade-off
+checks and reaches the requested tails, its values equal the CLI's own at a few points, and a broken curve
+is refused.  References: the CLI's `tradeoff` and `compose fdp` (a different code path from the plot's
+curve module only in how points are gathered) and Phi for G_mu at one point (mpmath.ncdf)."""
+
+from __future__ import annotations
+
+import csv
+
+import mpmath
+import pytest
+
+from cli_runner import assert_usage_error, run
+
+pytest.importorskip("matplotlib")
+
+
+def _rows(path):
+    with open(path) as fh:
+        return list(csv.DictReader(fh))
+
+
+def _png(path):
+    with open(path, "rb") as fh:
+        head = fh.read(8)
+    return head == b"\x89PNG\r\n\x1a\n"
+
+
+def test_tradeoff_plot_writes_image_and_checked_data(tmp_path):
+    out = tmp_path / "gdp.png"
+    r = run(["plot", "tradeoff", "gaussian", "--mu", "0.5,2", "--bound-delta", "1e-3", "--out", str(out)])
+    assert r.rc == 0, r.err
+    assert _png(out) and out.stat().st_size > 10_000
+    rows = _rows(tmp_path / "gdp.csv")
+    series = {row["series"] for row in rows}
+    assert "gaussian(mu=0.5)" in series and "gaussian(mu=2)" in series and len(series) == 4
+    # G_2 at alpha = 0.05 (a grid point) equals Phi(PhiInv(0.95) - 2) (mpmath, 30 digits)
+    g2 = {row["alpha"]: row for row in rows if row["series"] == "gaussian(mu=2)"}
+    assert "0.05" in g2
+    with mpmath.workdps(30):
+        z95 = mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf("0.95") - 1)      # PhiInv(0.95)
+        ref = mpmath.ncdf(z95 - 2)
+        assert abs(mpmath.mpf(g2["0.05"]["beta"]) - ref) < mpmath.mpf(10) ** -14 * ref
+    # and equals the CLI's tradeoff at that point
+    cli = run(["tradeoff", "gaussian", "--mu", "2", "--alpha", "0.05", "--json"]).json()
+    assert mpmath.mpf(cli["beta"]) == mpmath.mpf(g2["0.05"]["beta"])
+    # every drawn trade-off curve: power >= alpha, non-increasing, convex (from the data)
+    from numeric.curves import Curve, check_curve
+    for name in series:
+        pts = [row for row in rows if row["series"] == name]
+        c = Curve(name, tuple(p["alpha"] for p in pts), tuple(mpmath.mpf(p["beta"]) for p in pts),
+                  tuple(mpmath.mpf(p["power"]) for p in pts), 15)
+        assert check_curve(c).ok, name
+
+
+def test_log_plot_reaches_the_requested_tail_with_power_above_alpha(tmp_path):
+    out = tmp_path / "lap.svg"
+    r = run(["plot", "tradeoff", "laplace", "--eps", "1", "--log", "--alpha-min", "1e-300", "--out", str(out)])
+    assert r.rc == 0, r.err
+    assert out.read_text().lstrip().startswith("<?xml")
+    rows = _rows(tmp_path / "lap.csv")
+    alphas = [mpmath.mpf(row["alpha"]) for row in rows]
+    assert min(alphas) == mpmath.mpf("1e-300")
+    # Laplace(1): 1 - f(alpha) = e alpha for alpha <= e^-1/2 (catalog DF-Lap): at 1e-300 exactly e x 1e-300
+    first = rows[0]
+    with mpmath.workdps(30):
+        assert abs(mpmath.mpf(first["power"]) / (mpmath.e * mpmath.mpf("1e-300")) - 1) < 1e-14
+
+
+def test_composition_plot_matches_the_exact_route(tmp_path):
+    out = tmp_path / "rr.png"
+    r = run(["plot", "composition", "randomized-response", "--eps", "0.1", "--k", "100", "--points", "13",
+             "--out", str(out)])
+    assert r.rc == 0, r.err
+    assert _png(out)
+    rows = _rows(tmp_path / "rr.csv")
+    kinds = {row["kind"] for row in rows}
+    assert {"tradeoff", "approximation", "band"} <= kinds
+    main = [row for row in rows if row["kind"] == "tradeoff"]
+    at = main[len(main) // 2]
+    cli = run(["compose", "fdp", "randomized-response", "--eps", "0.1", "--k", "100", "--alpha", at["alpha"],
+               "--json"]).json()
+    assert abs(mpmath.mpf(cli["beta"]) - mpmath.mpf(at["beta"])) < 1e-14
+
+
+def test_a_curve_that_is_not_convex_is_caught():
+    from numeric.curves import Curve, check_curve
+    a = ("0", "0.25", "0.5", "0.75", "1")
+    f = [mpmath.mpf(x) for x in ("1", "0.5", "0.4", "0.1", "0")]        # chords -2, -0.4, -1.2, -0.4
+    c = Curve("bent", a, tuple(f), tuple(1 - x for x in f), 15)
+    assert not check_curve(c).ok and "convex" in check_curve(c).reason
+    f = [mpmath.mpf(x) for x in ("1", "0.5", "0.2", "0.8", "0")]
+    c = Curve("up", a, tuple(f), tuple(1 - x for x in f), 15)
+    assert not check_curve(c).ok
+    f = [mpmath.mpf(x) for x in ("1", "0.9", "0.6", "0.3", "0")]           # power 0.1 < alpha 0.25
+    c = Curve("weak", a, tuple(f), tuple(1 - x for x in f), 15)
+    assert "alpha" in check_curve(c).reason
+
+
+def test_plot_bad_input(tmp_path):
+    assert_usage_error(run(["plot", "tradeoff", "gaussian", "--mu", "1", "--out", str(tmp_path / "x.gif")]), "out")
+    assert_usage_error(run(["plot", "tradeoff", "gaussian", "--mu", "1", "--out", "/nonexistent-dir/x.png"]), "out")
+    assert_usage_error(run(["plot", "composition", "gaussian", "--mu", "1", "--out", str(tmp_path / "x.png")]), "k")
+    assert_usage_error(run(["plot", "tradeoff", "gaussian", "--mu", "1", "--log", "--alpha-min", "0",
+                            "--out", str(tmp_path / "x.png")]), "alpha_min")
