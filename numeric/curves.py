@@ -113,6 +113,37 @@ def _mpf(v):
 
 
 @dataclass(frozen=True)
+class Series:
+    """A labelled y(x) series of any other plotted quantity (posterior, relative risk, power), values
+    verified to ``digits``; x are exact decimals."""
+
+    label: str
+    x: tuple
+    y: tuple
+    digits: int
+    kind: str = "series"
+
+    def as_dict(self, digits: int | None = None) -> dict:
+        n = digits or self.digits
+        return {"label": self.label, "kind": self.kind, "digits": n,
+                "points": [{"x": a, "y": mpmath.nstr(b, n)} for a, b in zip(self.x, self.y)]}
+
+
+def series(label: str, xs, fn, digits: int = 15, kind: str = "series") -> Series:
+    """y = fn(x) (an mpf or an exact result) on the exact grid ``xs``."""
+    return Series(label, tuple(xs), tuple(mpmath.mpf(_mpf(fn(x))) for x in xs), digits, kind)
+
+
+def write_series_csv(path, items, xname: str, yname: str) -> None:
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["series", "kind", xname, yname])
+        for s in items:
+            for a, b in zip(s.x, s.y):
+                w.writerow([s.label, s.kind, a, mpmath.nstr(b, s.digits)])
+
+
+@dataclass(frozen=True)
 class CurveCheck:
     ok: bool
     reason: str = ""
@@ -159,4 +190,4 @@ def write_csv(path, curves) -> None:
                 w.writerow([c.label, c.kind, a, mpmath.nstr(b, c.digits), mpmath.nstr(p, c.digits)])
 
 
-__all__ = ["Curve", "CurveCheck", "log_grid", "lin_grid", "mixed_grid", "tradeoff_curve", "check_curve", "write_csv"]
+__all__ = ["Curve", "Series", "series", "write_series_csv", "CurveCheck", "log_grid", "lin_grid", "mixed_grid", "tradeoff_curve", "check_curve", "write_csv"]

@@ -103,3 +103,40 @@ def test_plot_bad_input(tmp_path):
     assert_usage_error(run(["plot", "composition", "gaussian", "--mu", "1", "--out", str(tmp_path / "x.png")]), "k")
     assert_usage_error(run(["plot", "tradeoff", "gaussian", "--mu", "1", "--log", "--alpha-min", "0",
                             "--out", str(tmp_path / "x.png")]), "alpha_min")
+
+
+def test_posterior_risk_and_power_series_against_closed_forms(tmp_path):
+    # posterior after a successful attack on Laplace(eps): (1 - f)/alpha = e^eps for alpha <= e^-eps/2, so the
+    # posterior is p e^eps / (p e^eps + 1 - p) there (seed 000, DF-Lap), and the prior itself at alpha = 1
+    out = tmp_path / "post.png"
+    assert run(["plot", "posterior", "laplace", "--eps", "1", "--prior", "0.1", "--out", str(out)]).rc == 0
+    rows = _rows(tmp_path / "post.csv")
+    with mpmath.workdps(30):
+        e = mpmath.e
+        ref = mpmath.mpf("0.1") * e / (mpmath.mpf("0.1") * e + mpmath.mpf("0.9"))
+        assert abs(mpmath.mpf(rows[0]["posterior"]) - ref) < 1e-14
+        assert abs(mpmath.mpf(rows[-1]["posterior"]) - mpmath.mpf("0.1")) < 1e-14 and rows[-1]["x"] == "1"
+    out = tmp_path / "risk.png"
+    assert run(["plot", "risk", "laplace", "--eps", "2", "--out", str(out)]).rc == 0
+    first = _rows(tmp_path / "risk.csv")[0]
+    assert abs(mpmath.mpf(first["risk"]) - mpmath.exp(2)) < 1e-13
+    # power of the best attack on G_mu at level alpha0: Phi(mu - PhiInv(1 - alpha0)); mu = 0 gives alpha0
+    out = tmp_path / "power.png"
+    assert run(["plot", "power", "gaussian", "--range", "0:4", "--points", "5", "--alpha0", "0.05",
+                "--out", str(out)]).rc == 0
+    pts = {r["x"]: mpmath.mpf(r["power"]) for r in _rows(tmp_path / "power.csv")}
+    assert abs(pts["0.0"] - mpmath.mpf("0.05")) < 1e-15
+    with mpmath.workdps(30):
+        z95 = mpmath.sqrt(2) * mpmath.erfinv(mpmath.mpf("0.9"))
+        assert abs(pts["2.0"] - mpmath.ncdf(2 - z95)) < 1e-14
+    assert_usage_error(run(["plot", "power", "gaussian", "--mu", "1", "--out", str(out)]), "mu")
+
+
+def test_figures_of_seed_000_with_an_index(tmp_path):
+    r = run(["figures", "--paper", "000", "--out", str(tmp_path / "f")])
+    assert r.rc == 0, r.err
+    index = (tmp_path / "f" / "index.md").read_text()
+    pngs = sorted(p.name for p in (tmp_path / "f").glob("*.png"))
+    assert len(pngs) == 10 and all(_png(tmp_path / "f" / p) for p in pngs)
+    assert "Fig. 5" in index and "not drawn" in index and "dp-derive plot tradeoff laplace" in index
+    assert_usage_error(run(["figures", "--paper", "007", "--out", str(tmp_path / "g")]), "paper")

@@ -19,7 +19,12 @@ import os
 from .common import (Once, UsageError, _digits_type, add_mechanism, combinations, mechanism_help, number, setup,
                      subparser)
 
-KINDS = ("tradeoff", "composition")
+KINDS = ("tradeoff", "composition", "posterior", "risk", "power")
+#: the other kinds draw y(x) series: (x label, y label, log x)
+SERIES_AXES = {"posterior": ("alpha (type I error of the attack), log scale", "posterior probability of membership",
+                             True),
+               "risk": ("alpha (type I error), log scale", "relative disclosure risk (1 - f(alpha)) / alpha", True),
+               "power": ("privacy-loss parameter", "power 1 - f(alpha0) of the best attack", False)}
 IMAGE_TYPES = (".png", ".pdf", ".svg")
 
 
@@ -29,11 +34,18 @@ def register(sub):
                   "--log the attack power 1 - f against alpha on log10 axes down to 1e-300 (mp path), with "
                   "--bound-delta D the tightest (eps, delta) curve at delta = D beside each.  KIND composition: "
                   "the k-fold composition (exact route or certified bracket) with the CLT's G_mu and the "
-                  "Berry-Esseen band.  Each curve is checked (power >= alpha, non-increasing, convex) from the "
-                  "data it is drawn from; the data is written beside the image.\n\n" + mechanism_help(),
+                  "Berry-Esseen band.  KIND posterior: the posterior probability of membership after a "
+                  "successful attack at level alpha, for the priors --prior (seed 000 Fig. 2).  KIND risk: the "
+                  "relative disclosure risk (1 - f(alpha))/alpha against alpha (seed 000 Fig. 3).  KIND power: "
+                  "the power 1 - f(alpha0) of the best attack against the mechanism's first parameter on "
+                  "--range, for the levels --alpha0 (seed 000 Fig. 4).  Each trade-off curve is checked (power "
+                  ">= alpha, non-increasing, convex) from the data it is drawn from; the data is written beside "
+                  "the image.\n\n" + mechanism_help(),
                   ["dp-derive plot tradeoff gaussian --mu 0.5,1,2 --out gdp.png",
                    "dp-derive plot tradeoff laplace --eps 1 --log --bound-delta 1e-5 --out lap.svg",
-                   "dp-derive plot composition randomized-response --eps 0.1 --k 100 --out rr.png"])
+                   "dp-derive plot composition randomized-response --eps 0.1 --k 100 --out rr.png",
+                   "dp-derive plot posterior laplace --eps 1 --prior 0.01,0.1,0.5 --out post.png",
+                   "dp-derive plot power gaussian --range 0:6 --alpha0 0.01,0.05,0.1 --out power.png"])
     p.add_argument("kind", metavar="KIND", choices=KINDS, help="one of: " + ", ".join(KINDS))
     add_mechanism(p)
     p.add_argument("--out", required=True, action=Once, metavar="FILE",
@@ -48,9 +60,65 @@ def register(sub):
     p.add_argument("--bound-delta", dest="bound_delta", default=None, action=Once, metavar="D",
                    help="also draw f_{eps, delta} with eps = eps(D) of each mechanism (its (eps, delta) reading)")
     p.add_argument("--k", type=number("count", "k"), default=None, action=Once, help="compositions (KIND composition)")
+    p.add_argument("--prior", default="0.01,0.1,0.5", action=Once, metavar="P",
+                   help="priors of membership, a comma list (KIND posterior; default 0.01,0.1,0.5)")
+    p.add_argument("--alpha0", default="0.01,0.05,0.1", action=Once, metavar="A0",
+                   help="attack levels, a comma list (KIND power; default 0.01,0.05,0.1)")
+    p.add_argument("--range", dest="xrange", default="0:6", action=Once, metavar="LO:HI",
+                   help="range of the mechanism's first parameter (KIND power; default 0:6)")
     p.add_argument("--digits", type=_digits_type, default=15, action=Once, metavar="D",
                    help="verified digits of the data written beside the image (default 15)")
     p.set_defaults(func=cmd_plot)
+
+    f = subparser(sub, "figures", "draw every figure of a paper that dp-derive can draw, with an index",
+                  "Draws the panels of each figure of seed P that the plot kinds cover (proofs_check/figures.py), "
+                  "the data of each beside it, and DIR/index.md: each figure described in our words, the "
+                  "command that made each panel, how it differs from the paper's, and the figures not drawn "
+                  "with the reason.",
+                  ["dp-derive figures --paper 000 --out figs000",
+                   "dp-derive figures --paper 004 --out figs004 --image svg"])
+    f.add_argument("--paper", required=True, action=Once, metavar="P",
+                   help="a seed number: 000, 001, 002, 003 or 004")
+    f.add_argument("--out", required=True, action=Once, metavar="DIR", help="the folder to write (created)")
+    f.add_argument("--image", choices=("png", "svg", "pdf"), default="png", help="image type (default png)")
+    f.set_defaults(func=cmd_figures)
+
+
+def cmd_figures(args):
+    from ..figures import PAPERS, figures
+    if args.paper not in PAPERS:
+        raise UsageError(f"paper={args.paper}: paper must be one of {', '.join(PAPERS)}")
+    parent = os.path.dirname(os.path.abspath(args.out)) or "."
+    if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
+        raise UsageError(f"out={args.out}: out must be a folder in a writable directory")
+    _pyplot()
+    rows = figures(args.paper, args.out, _draw_in_process, args.image)
+    drawn = sum(1 for r in rows if r["status"] == "drawn")
+    failed = [r for r in rows if r["status"] == "failed"]
+    for r in rows:
+        what = r.get("image") or r["reason"]
+        print(f"{r['figure']}: {r['status']}: {what}")
+    print(f"{drawn} panels drawn, {len(rows) - drawn - len(failed)} figures not drawn, {len(failed)} failed; "
+          "index.md written beside the images")
+    return 1 if failed else 0
+
+
+def _draw_in_process(argv) -> int:
+    """Run ``dp-derive plot ...`` (argv starting with "plot") through this module's own parser."""
+    import argparse
+
+    from derive.errors import DomainError
+    parser = argparse.ArgumentParser(prog="dp-derive")
+    register(parser.add_subparsers(dest="command"))
+    try:
+        args = parser.parse_args(list(argv))
+        return args.func(args) or 0
+    except SystemExit as exc:                   # an argument the plot parser refused (said on stderr)
+        return int(exc.code or 2)
+    except (UsageError, DomainError) as exc:
+        import sys
+        print(f"dp-derive: error: {exc}", file=sys.stderr)
+        return 2
 
 
 def _pyplot():
@@ -79,8 +147,20 @@ def cmd_plot(args):
     from derive.domains import parse_in
     from numeric import curves as CV
     out, data = _paths(args)
+    varied = None
+    if args.kind == "power":
+        from .common import lookup
+        first = lookup(args.mechanism).param_names[0]
+        if getattr(args, first, None):
+            raise UsageError(f"{first}: KIND power varies --{first} over --range; do not give it")
+        setattr(args, first, [("1",)])          # a placeholder for the parameter the plot varies
+        varied = first
     mechanism, records, given, _ = setup(args)
+    if varied is not None:
+        given.pop(varied, None)
     combos = combinations(args, mechanism.param_names, given)
+    if args.kind in SERIES_AXES:
+        return _series_plot(args, mechanism, records, given, combos, out, data)
     if args.kind == "composition":
         if args.k is None:
             raise UsageError("k: --k K is required with KIND composition")
@@ -217,7 +297,98 @@ def _draw(curves, log, title, out):
         ax.set_ylabel("beta = f(alpha) (type II error)")
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
-    ax.set_title(title, fontsize=9)
+    ax.set_title(_wrap(title), fontsize=9)
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+
+
+def _wrap(title: str) -> str:
+    import textwrap
+    return "\n".join(textwrap.wrap(title, 80))
+
+
+def _split_list(text: str, key: str, name: str):
+    from derive.domains import parse_in
+    items = [t.strip() for t in str(text).split(",") if t.strip()]
+    if not items:
+        raise UsageError(f"{name}={text}: {name} must be a comma list of numbers")
+    for t in items:
+        parse_in(key, t, name)
+    return items
+
+
+def _series_plot(args, mechanism, records, given, combos, out, data):
+    import mpmath
+
+    from numeric import curves as CV
+    from numeric import mp
+    from numeric import risk as NR
+    n = int(args.points or 61)
+    digits = args.digits
+    items = []
+    if args.kind == "power":
+        first = mechanism.param_names[0]
+        try:
+            lo_t, hi_t = str(args.xrange).split(":")
+        except ValueError:
+            raise UsageError(f"range={args.xrange}: range must be LO:HI") from None
+        xs = CV.lin_grid(lo_t, hi_t, n)
+        others = {k: v[0] if isinstance(v, tuple) else v for k, v in given.items()}
+        for a0 in _split_list(args.alpha0, "alpha0_open", "alpha0"):
+            def fn(x, a0=a0):
+                return mp.power(records.get({**others, first: x}), a0, digits)
+            items.append(CV.series(f"{mechanism.name}, alpha0 = {a0}", xs, fn, digits))
+        xlabel = f"{first} (privacy-loss parameter of {mechanism.name})"
+        title = f"power of the best attack against {mechanism.name} at levels alpha0"
+    else:
+        lo = mpmath.log10(mpmath.mpf(args.alpha_min if args.alpha_min != "1e-300" else "1e-6"))
+        xs = CV.log_grid(float(lo), "1", n)
+        for c in combos:
+            rec = records.get(c)
+            if args.kind == "posterior":
+                for pr in _split_list(args.prior, "prior", "prior"):
+                    items.append(CV.series(f"{rec}, prior = {pr}", xs,
+                                           lambda a, rec=rec, pr=pr: NR.posterior(rec, pr, a, digits)["posterior"],
+                                           digits))
+            else:
+                items.append(CV.series(str(rec), xs, lambda a, rec=rec: _ratio(mp.power(rec, a, digits), a), digits))
+        xlabel = SERIES_AXES[args.kind][0]
+        title = (f"posterior after a successful attack: {', '.join(str(records.get(c)) for c in combos)}"
+                 if args.kind == "posterior" else
+                 f"relative disclosure risk: {', '.join(str(records.get(c)) for c in combos)}")
+    CV.write_series_csv(data, items, "x", args.kind)
+    _draw_series(items, xlabel, SERIES_AXES[args.kind][1], SERIES_AXES[args.kind][2], title, out,
+                 logy=args.kind == "risk")
+    print(f"wrote {out} and {data} ({len(items)} series, {sum(len(i.x) for i in items)} points)")
+    return 0
+
+
+def _ratio(power, alpha_text):
+    import mpmath
+    with mpmath.workdps(40):
+        v = power
+        if hasattr(v, "q"):
+            v = mpmath.mpf(v.p) / v.q
+        return v / mpmath.mpf(alpha_text)
+
+
+def _draw_series(items, xlabel, ylabel, logx, title, out, logy=False):
+    import mpmath
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 5.2))
+    for it in items:
+        xs = [float(mpmath.mpf(x)) for x in it.x]
+        ax.plot(xs, [float(y) for y in it.y], label=it.label, lw=1.6)
+    if logx:
+        ax.set_xscale("log")
+    if logy:
+        ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(_wrap(title), fontsize=9)
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     fig.tight_layout()

@@ -1,0 +1,110 @@
+"""The figures of the five seeds that ``dp-derive plot`` can draw, one table (issue #13 item 2).
+
+Each entry names the figure, says in our words what the paper's figure shows (the captions are not
+copied), and gives the ``dp-derive plot`` argument lists of its panels; a figure whose kind is not built
+yet carries the reason instead, and the index says so.  ``figures(paper, folder)`` draws every panel by
+calling the plot command in-process and writes ``index.md`` beside the images, each panel with the command
+that made it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shlex
+from dataclasses import dataclass
+
+MUS = ("0.1", "1", "2.5")           # the privacy-loss parameters of seed 000 Figs. 2-3
+
+
+@dataclass(frozen=True)
+class Figure:
+    paper: str
+    name: str
+    shows: str                      # our description of the paper's figure
+    panels: tuple = ()              # (file stem, argv after "dp-derive plot")
+    missing: str = ""               # why it is not drawn (kind not built yet)
+    differs: str = ""               # how our drawing differs from the paper's, when it does
+
+
+def _p(stem, *argv):
+    return stem, tuple(argv)
+
+
+TABLE = (
+    Figure("000", "Fig. 1", "trade-off functions of the Laplace, Gaussian and uniform-random-sampling (n = 5) "
+           "mechanisms with their pure or approximate DP bounds (dashed)",
+           (_p("fig1-laplace", "tradeoff", "laplace", "--eps", ",".join(MUS), "--bound-delta", "0"),
+            _p("fig1-gaussian", "tradeoff", "gaussian", "--mu", ",".join(MUS), "--bound-delta", "1e-5"),
+            _p("fig1-urs", "tradeoff", "uniform-sampling", "--mu", ",".join(MUS), "--n", "5")),
+           differs="the approximate-DP bound of the Gaussian is drawn at delta = 1e-5 (the delta of the paper's "
+                   "dashed curves did not survive the extraction); uniform random sampling is drawn without a "
+                   "bound (its eps(delta) is infinite below delta = 1 - f(0))"),
+    Figure("000", "Fig. 2", "posterior probability of membership after a successful attack against alpha, for "
+           "Laplace, Gaussian and uniform random sampling at mu = 0.1, 1, 2.5",
+           tuple(_p(f"fig2-{m}", "posterior", m, f"--{flag}", ",".join(MUS), *extra, "--prior", "0.01,0.1,0.5")
+                 for m, flag, extra in (("laplace", "eps", ()), ("gaussian", "mu", ()),
+                                        ("uniform-sampling", "mu", ("--n", "5")))),
+           differs="one panel per mechanism with the three mu in it (the paper has a 3 x 3 grid); the priors "
+                   "0.01, 0.1, 0.5 are our choice"),
+    Figure("000", "Fig. 3", "relative disclosure risk (1 - f(alpha))/alpha against alpha for Laplace and Gaussian "
+           "at mu = 0.1, 1, 2.5",
+           (_p("fig3-laplace", "risk", "laplace", "--eps", ",".join(MUS)),
+            _p("fig3-gaussian", "risk", "gaussian", "--mu", ",".join(MUS))),
+           differs="one panel per mechanism with the three mu in it (the paper has one panel per mu)"),
+    Figure("000", "Fig. 4", "power of the best attack against the privacy-loss parameter for several levels "
+           "alpha0, Laplace and Gaussian",
+           (_p("fig4-laplace", "power", "laplace", "--range", "0:6", "--alpha0", "0.01,0.05,0.1"),
+            _p("fig4-gaussian", "power", "gaussian", "--range", "0:6", "--alpha0", "0.01,0.05,0.1")),
+           differs="the levels alpha0 = 0.01, 0.05, 0.1 are our choice (the paper's list did not survive)"),
+    Figure("000", "Fig. 5", "power and ROC of the z-test on DP releases", missing="kind ztest is not built yet"),
+    Figure("001", "Figs. 3, 4, 8", "precision-recall curves and the optimal F-score against eps",
+           missing="kinds pr and fscore are not built yet"),
+    Figure("002", "Figs. 3-7", "posterior bounds against the number of releases", missing="kind semantics is not "
+           "built yet"),
+    Figure("003", "Figs. 1, 3, 4", "ROC curves, risk against eps, the normal-noise risk contour",
+           missing="kind auc is not built yet"),
+    Figure("004", "Fig. 1", "a trade-off function illustrating f-DP: type I against type II error",
+           (_p("fig1-fdp", "tradeoff", "gaussian", "--mu", "1", "--bound-delta", "1e-3"),)),
+    Figure("004", "composition", "k-fold composition with its CLT approximation and the Berry-Esseen band "
+           "(seed 004 Sec. 3.3; not a numbered figure of the review)",
+           (_p("composition-rr", "composition", "randomized-response", "--eps", "0.1", "--k", "100"),
+            _p("composition-laplace", "composition", "laplace", "--eps", "0.1", "--k", "10"))),
+    Figure("004", "Fig. 2", "the Edgeworth accountant against other accountants (eps at fixed delta)",
+           missing="the figure's data did not survive the extraction (catalog 004 Sec. 6)"),
+)
+
+PAPERS = ("000", "001", "002", "003", "004")
+
+
+def figures(paper: str, folder: str, draw, image: str = "png") -> list[dict]:
+    """Draw every drawable panel of ``paper`` into ``folder`` and write ``folder/index.md``; ``draw(argv)``
+    runs one ``dp-derive plot`` command line in-process and returns its exit status."""
+    os.makedirs(folder, exist_ok=True)
+    rows = []
+    for fig in (f for f in TABLE if f.paper == paper):
+        if fig.missing:
+            rows.append({"figure": fig.name, "shows": fig.shows, "status": "not drawn", "reason": fig.missing})
+            continue
+        for stem, argv in fig.panels:
+            out = os.path.join(os.path.abspath(folder), f"{stem}.{image}")
+            full = ["plot", *argv, "--out", out]
+            buf, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(err):
+                rc = draw(full)
+            rows.append({"figure": fig.name, "shows": fig.shows, "status": "drawn" if rc == 0 else "failed",
+                         "image": os.path.basename(out), "data": f"{stem}.csv",
+                         "command": "dp-derive " + " ".join(shlex.quote(a) for a in full[:-1]) + f" --out {stem}.{image}",
+                         "differs": fig.differs, "reason": err.getvalue().strip()})
+    with open(os.path.join(folder, "index.md"), "w") as fh:
+        fh.write(f"# Figures of seed {paper} drawn by dp-derive\n\n")
+        for r in rows:
+            fh.write(f"## {r['figure']}: {r['shows']}\n\n")
+            if r["status"] != "drawn":
+                fh.write(f"{r['status']}: {r['reason']}\n\n")
+                continue
+            fh.write(f"![{r['image']}]({r['image']})\n\n`{r['command']}` (data: `{r['data']}`)\n\n")
+            if r["differs"]:
+                fh.write(f"Differs from the paper: {r['differs']}.\n\n")
+    return rows
