@@ -85,6 +85,7 @@ DOMAINS: dict[str, Domain] = {
     "y": D(None, None, meaning="argument of the convex conjugate"),
     # attack (seed 001)
     "beta_f": D(0, None, low_open=True, meaning="weight beta > 0 of recall in F_beta"),
+    "weight": D(0, None, low_open=True, meaning="prior weight w = (1 - p)/p > 0 of non-membership"),
     "rho_p": D(0, 1, meaning="prior weight rho_p in [0, 1]"),
     "rho_c": D(0, 1, high_open=True, meaning="prior weight rho_c in [0, 1)"),
     "rho_t": D(0, 1, high_open=True, meaning="prior weight rho_t in [0, 1)"),

@@ -140,3 +140,21 @@ def test_figures_of_seed_000_with_an_index(tmp_path):
     assert len(pngs) == 10 and all(_png(tmp_path / "f" / p) for p in pngs)
     assert "Fig. 5" in index and "not drawn" in index and "dp-derive plot tradeoff laplace" in index
     assert_usage_error(run(["figures", "--paper", "007", "--out", str(tmp_path / "g")]), "paper")
+
+
+def test_pr_and_fscore_series_against_closed_forms(tmp_path):
+    # Laplace PR curve (catalog LXM-PRcurve): for recall r <= 1/2, g(r) = e^-eps r, precision = 1/(1 + w e^-eps)
+    out = tmp_path / "pr.png"
+    assert run(["plot", "pr", "laplace", "--eps", "2", "--weight", "3", "--out", str(out)]).rc == 0
+    rows = [r for r in _rows(tmp_path / "pr.csv") if mpmath.mpf(r["x"]) <= mpmath.mpf("0.5")]
+    with mpmath.workdps(30):
+        ref = 1 / (1 + 3 * mpmath.exp(-2))
+    assert rows and all(abs(mpmath.mpf(r["pr"]) - ref) < 1e-14 for r in rows)
+    # F_beta of f = Id (eps = 0): (1 + b^2) a / (2a + b^2) increases in a, so F* = (1 + b^2)/(2 + b^2) at a = 1
+    out = tmp_path / "fs.png"
+    assert run(["plot", "fscore", "laplace", "--range", "0:2", "--points", "3", "--beta", "1,2",
+                "--out", str(out)]).rc == 0
+    at0 = {r["series"]: mpmath.mpf(r["fscore"]) for r in _rows(tmp_path / "fs.csv") if r["x"] == "0.0"}
+    assert abs(at0["laplace, beta = 1, w = 1"] - mpmath.mpf(2) / 3) < 1e-14
+    assert abs(at0["laplace, beta = 2, w = 1"] - mpmath.mpf(5) / 6) < 1e-14
+    assert_usage_error(run(["plot", "pr", "laplace", "--eps", "1", "--weight", "0", "--out", str(out)]), "weight")

@@ -19,12 +19,14 @@ import os
 from .common import (Once, UsageError, _digits_type, add_mechanism, combinations, mechanism_help, number, setup,
                      subparser)
 
-KINDS = ("tradeoff", "composition", "posterior", "risk", "power")
+KINDS = ("tradeoff", "composition", "posterior", "risk", "power", "pr", "fscore")
 #: the other kinds draw y(x) series: (x label, y label, log x)
 SERIES_AXES = {"posterior": ("alpha (type I error of the attack), log scale", "posterior probability of membership",
                              True),
                "risk": ("alpha (type I error), log scale", "relative disclosure risk (1 - f(alpha)) / alpha", True),
-               "power": ("privacy-loss parameter", "power 1 - f(alpha0) of the best attack", False)}
+               "power": ("privacy-loss parameter", "power 1 - f(alpha0) of the best attack", False),
+               "pr": ("recall of the attack", "precision of the attack (Neyman-Pearson test)", False),
+               "fscore": ("privacy-loss parameter", "highest F_beta score of the attack", False)}
 IMAGE_TYPES = (".png", ".pdf", ".svg")
 
 
@@ -38,7 +40,10 @@ def register(sub):
                   "successful attack at level alpha, for the priors --prior (seed 000 Fig. 2).  KIND risk: the "
                   "relative disclosure risk (1 - f(alpha))/alpha against alpha (seed 000 Fig. 3).  KIND power: "
                   "the power 1 - f(alpha0) of the best attack against the mechanism's first parameter on "
-                  "--range, for the levels --alpha0 (seed 000 Fig. 4).  Each trade-off curve is checked (power "
+                  "--range, for the levels --alpha0 (seed 000 Fig. 4).  KIND pr: precision against recall of "
+                  "the Neyman-Pearson attack with prior weight --weight (seed 001 Figs. 3a, 4).  KIND fscore: the "
+                  "highest F_beta score against the first parameter on --range, for --beta (seed 001 Fig. 3b).  "
+                  "Each trade-off curve is checked (power "
                   ">= alpha, non-increasing, convex) from the data it is drawn from; the data is written beside "
                   "the image.\n\n" + mechanism_help(),
                   ["dp-derive plot tradeoff gaussian --mu 0.5,1,2 --out gdp.png",
@@ -65,7 +70,11 @@ def register(sub):
     p.add_argument("--alpha0", default="0.01,0.05,0.1", action=Once, metavar="A0",
                    help="attack levels, a comma list (KIND power; default 0.01,0.05,0.1)")
     p.add_argument("--range", dest="xrange", default="0:6", action=Once, metavar="LO:HI",
-                   help="range of the mechanism's first parameter (KIND power; default 0:6)")
+                   help="range of the mechanism's first parameter (KIND power and fscore; default 0:6)")
+    p.add_argument("--weight", default="1", action=Once, metavar="W",
+                   help="prior weight w = (1 - p)/p of non-membership (KIND pr and fscore; default 1)")
+    p.add_argument("--beta", default="1", action=Once, metavar="B",
+                   help="the beta of F_beta, a comma list (KIND fscore; default 1)")
     p.add_argument("--digits", type=_digits_type, default=15, action=Once, metavar="D",
                    help="verified digits of the data written beside the image (default 15)")
     p.set_defaults(func=cmd_plot)
@@ -148,11 +157,11 @@ def cmd_plot(args):
     from numeric import curves as CV
     out, data = _paths(args)
     varied = None
-    if args.kind == "power":
+    if args.kind in ("power", "fscore"):
         from .common import lookup
         first = lookup(args.mechanism).param_names[0]
         if getattr(args, first, None):
-            raise UsageError(f"{first}: KIND power varies --{first} over --range; do not give it")
+            raise UsageError(f"{first}: KIND {args.kind} varies --{first} over --range; do not give it")
         setattr(args, first, [("1",)])          # a placeholder for the parameter the plot varies
         varied = first
     mechanism, records, given, _ = setup(args)
@@ -329,6 +338,8 @@ def _series_plot(args, mechanism, records, given, combos, out, data):
     n = int(args.points or 61)
     digits = args.digits
     items = []
+    if args.kind in ("pr", "fscore"):
+        return _attack_series(args, mechanism, records, given, combos, out, data, n, digits)
     if args.kind == "power":
         first = mechanism.param_names[0]
         try:
@@ -394,3 +405,44 @@ def _draw_series(items, xlabel, ylabel, logx, title, out, logy=False):
     fig.tight_layout()
     fig.savefig(out)
     plt.close(fig)
+
+
+def _attack_series(args, mechanism, records, given, combos, out, data, n, digits):
+    """KIND pr (precision against recall, derive.attack.pr_curve) and fscore (numeric.attack.fscore_optimum
+    against the first parameter)."""
+    from derive import attack as A
+    from derive.domains import parse_in
+    from numeric import attack as NA
+    from numeric import curves as CV
+    from numeric import mp
+    parse_in("weight", args.weight, "weight")
+    items = []
+    if args.kind == "pr":
+        xs = CV.lin_grid("0.01", "1", n)
+        for c in combos:
+            rec = records.get(c)
+            expr = rec.bind(A.pr_curve(rec))
+            items.append(CV.series(f"{rec}, w = {args.weight}", xs,
+                                   lambda r, expr=expr: mp.evaluate(expr, {A.recall: r, A.w: args.weight}, digits),
+                                   digits))
+        xlabel = SERIES_AXES["pr"][0]
+        title = f"precision against recall of the best attack: {', '.join(str(records.get(c)) for c in combos)}"
+    else:
+        first = mechanism.param_names[0]
+        try:
+            lo_t, hi_t = str(args.xrange).split(":")
+        except ValueError:
+            raise UsageError(f"range={args.xrange}: range must be LO:HI") from None
+        xs = CV.lin_grid(lo_t, hi_t, n)
+        others = {k: v[0] if isinstance(v, tuple) else v for k, v in given.items()}
+        for b in _split_list(args.beta, "beta_f", "beta"):
+            def fn(x, b=b):
+                return NA.fscore_optimum(records.get({**others, first: x}), b, digits,
+                                         weight=args.weight)["fscore"]
+            items.append(CV.series(f"{mechanism.name}, beta = {b}, w = {args.weight}", xs, fn, digits))
+        xlabel = f"{first} (privacy-loss parameter of {mechanism.name})"
+        title = f"highest F_beta score of the attack against {mechanism.name}"
+    CV.write_series_csv(data, items, "x", args.kind)
+    _draw_series(items, xlabel, SERIES_AXES[args.kind][1], False, title, out)
+    print(f"wrote {out} and {data} ({len(items)} series, {sum(len(i.x) for i in items)} points)")
+    return 0
