@@ -132,3 +132,17 @@ def releases_until(rho, delta_prime, threshold, bound: str = "posterior", prior=
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if not above(mid) else (lo, mid)
     return {"k": hi, "bound_at_k": value(hi), "bound_before": value(hi - 1) if hi > 1 else None}
+
+
+def bounds_over_releases(rho, delta_prime, ks, prior=None, conversion: str = "bun-steinke", digits: int = 15) -> dict:
+    """For each k of ``ks``: the upper bound U(p, eps'_k) on the posterior and the bound tau(eps'_k) on the
+    posterior-to-prior difference that hold with probability >= 1 - delta' after k rho-zCDP releases
+    (eps'_k from ``zcdp_eps_prime(k rho, ...)``, as in ``releases_until``; seed 002 Sec. 4.2, Fig. 5)."""
+    r = parse_in("rho_positive", rho, "rho")
+    env = prior_env(DEFAULT_PRIOR if prior is None else prior)
+    out = {"posterior_upper": [], "difference_bound": []}
+    for k in ks:
+        ep = zcdp_eps_prime(r * int(k), delta_prime, conversion, digits + 5)["eps_prime"]
+        out["posterior_upper"].append(evaluate_env(S.upper(EPS), {**env, EPS: ep}, digits))
+        out["difference_bound"].append(evaluate_env(S.tau(EPS), {EPS: ep}, digits))
+    return out

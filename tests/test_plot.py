@@ -158,3 +158,16 @@ def test_pr_and_fscore_series_against_closed_forms(tmp_path):
     assert abs(at0["laplace, beta = 1, w = 1"] - mpmath.mpf(2) / 3) < 1e-14
     assert abs(at0["laplace, beta = 2, w = 1"] - mpmath.mpf(5) / 6) < 1e-14
     assert_usage_error(run(["plot", "pr", "laplace", "--eps", "1", "--weight", "0", "--out", str(out)]), "weight")
+
+
+def test_semantics_series_reproduces_example_4_1(tmp_path):
+    # seed 002 Example 4.1 (printed numbers): with rho = 0.01 per day and delta' = 0.01, the 99% bound on the
+    # posterior from a 50% prior is 83% after one week, 96% after one month and exceeds 99% after 58 days
+    out = tmp_path / "sem.png"
+    r = run(["plot", "semantics", "gaussian", "--rho", "0.01", "--k", "60", "--prior", "0.5", "--out", str(out)])
+    assert r.rc == 0, r.err
+    post = {row["x"]: mpmath.mpf(row["semantics"]) for row in _rows(tmp_path / "sem.csv") if row["kind"] == "series"}
+    assert mpmath.nint(post["7"] * 100) == 83 and mpmath.nint(post["30"] * 100) == 96
+    assert post["57"] <= mpmath.mpf("0.99") < post["58"]
+    assert all(post[str(k)] < post[str(k + 1)] for k in range(1, 60))
+    assert_usage_error(run(["plot", "semantics", "laplace", "--eps", "1", "--out", str(out)]), "mechanism")

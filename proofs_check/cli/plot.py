@@ -19,14 +19,15 @@ import os
 from .common import (Once, UsageError, _digits_type, add_mechanism, combinations, mechanism_help, number, setup,
                      subparser)
 
-KINDS = ("tradeoff", "composition", "posterior", "risk", "power", "pr", "fscore")
+KINDS = ("tradeoff", "composition", "posterior", "risk", "power", "pr", "fscore", "semantics")
 #: the other kinds draw y(x) series: (x label, y label, log x)
 SERIES_AXES = {"posterior": ("alpha (type I error of the attack), log scale", "posterior probability of membership",
                              True),
                "risk": ("alpha (type I error), log scale", "relative disclosure risk (1 - f(alpha)) / alpha", True),
                "power": ("privacy-loss parameter", "power 1 - f(alpha0) of the best attack", False),
                "pr": ("recall of the attack", "precision of the attack (Neyman-Pearson test)", False),
-               "fscore": ("privacy-loss parameter", "highest F_beta score of the attack", False)}
+               "fscore": ("privacy-loss parameter", "highest F_beta score of the attack", False),
+               "semantics": ("number of releases k", "bound holding with probability >= 1 - delta'", False)}
 IMAGE_TYPES = (".png", ".pdf", ".svg")
 
 
@@ -43,6 +44,9 @@ def register(sub):
                   "--range, for the levels --alpha0 (seed 000 Fig. 4).  KIND pr: precision against recall of "
                   "the Neyman-Pearson attack with prior weight --weight (seed 001 Figs. 3a, 4).  KIND fscore: the "
                   "highest F_beta score against the first parameter on --range, for --beta (seed 001 Fig. 3b).  "
+                  "KIND semantics (MECH gaussian; --rho R, the zCDP rho of one release, or --mu with rho = mu^2/2): "
+                  "after k = 1..--k releases, the upper bound on the posterior (for each --prior) and on the "
+                  "posterior-to-prior difference that hold with probability >= 1 - --delta-prime (seed 002 Fig. 5).  "
                   "Each trade-off curve is checked (power "
                   ">= alpha, non-increasing, convex) from the data it is drawn from; the data is written beside "
                   "the image.\n\n" + mechanism_help(),
@@ -73,6 +77,10 @@ def register(sub):
                    help="range of the mechanism's first parameter (KIND power and fscore; default 0:6)")
     p.add_argument("--weight", default="1", action=Once, metavar="W",
                    help="prior weight w = (1 - p)/p of non-membership (KIND pr and fscore; default 1)")
+    p.add_argument("--rho", default=None, action=Once, metavar="R",
+                   help="zCDP rho of one release (KIND semantics, instead of --mu)")
+    p.add_argument("--delta-prime", dest="delta_prime", default="0.01", action=Once, metavar="D2",
+                   help="the bounds hold with probability >= 1 - D2 (KIND semantics; default 0.01)")
     p.add_argument("--beta", default="1", action=Once, metavar="B",
                    help="the beta of F_beta, a comma list (KIND fscore; default 1)")
     p.add_argument("--digits", type=_digits_type, default=15, action=Once, metavar="D",
@@ -157,6 +165,16 @@ def cmd_plot(args):
     from numeric import curves as CV
     out, data = _paths(args)
     varied = None
+    if args.kind == "semantics":
+        if args.mechanism != "gaussian":
+            raise UsageError(f"mechanism={args.mechanism}: KIND semantics takes gaussian (zCDP releases)")
+        if (args.rho is None) == (not getattr(args, "mu", None)):
+            raise UsageError("rho: KIND semantics needs exactly one of --rho R or --mu M")
+        if args.rho is not None:
+            setattr(args, "mu", [("1",)])
+            varied = "mu"
+    elif args.rho is not None:
+        raise UsageError("rho: --rho is for KIND semantics")
     if args.kind in ("power", "fscore"):
         from .common import lookup
         first = lookup(args.mechanism).param_names[0]
@@ -340,6 +358,8 @@ def _series_plot(args, mechanism, records, given, combos, out, data):
     items = []
     if args.kind in ("pr", "fscore"):
         return _attack_series(args, mechanism, records, given, combos, out, data, n, digits)
+    if args.kind == "semantics":
+        return _semantics_series(args, given, out, data, digits)
     if args.kind == "power":
         first = mechanism.param_names[0]
         try:
@@ -444,5 +464,42 @@ def _attack_series(args, mechanism, records, given, combos, out, data, n, digits
         title = f"highest F_beta score of the attack against {mechanism.name}"
     CV.write_series_csv(data, items, "x", args.kind)
     _draw_series(items, xlabel, SERIES_AXES[args.kind][1], False, title, out)
+    print(f"wrote {out} and {data} ({len(items)} series, {sum(len(i.x) for i in items)} points)")
+    return 0
+
+
+def _semantics_series(args, given, out, data, digits):
+    """KIND semantics: numeric.semantics.bounds_over_releases for k = 1..K (at most 60 points)."""
+    import mpmath
+
+    from derive.domains import parse_in
+    from numeric import curves as CV
+    from numeric import semantics as NS
+    if args.rho is not None:
+        rho = args.rho
+        parse_in("rho_positive", rho, "rho")
+    else:
+        mu = given["mu"][0] if isinstance(given["mu"], tuple) else given["mu"]
+        with mpmath.workdps(40):
+            m = parse_in("mu", mu, "mu")
+            rho = m * m / 2                        # exact (a SymPy Rational)
+    parse_in("delta_prime_open", args.delta_prime, "delta_prime")
+    k_max = int(args.k or 60)
+    step = max(1, -(-k_max // 60))
+    ks = list(range(1, k_max + 1, step)) + ([k_max] if (k_max - 1) % step else [])
+    xs = [str(k) for k in ks]
+    items = []
+    diff = None
+    for pr in _split_list(args.prior, "prior", "prior"):
+        vals = NS.bounds_over_releases(rho, args.delta_prime, ks, pr, digits=digits)
+        items.append(CV.Series(f"posterior upper bound, prior = {pr}", tuple(xs),
+                               tuple(mpmath.mpf(v) for v in vals["posterior_upper"]), digits))
+        diff = vals["difference_bound"]
+    items.append(CV.Series("posterior-to-prior difference bound (any prior)", tuple(xs),
+                           tuple(mpmath.mpf(v) for v in diff), digits, "difference"))
+    CV.write_series_csv(data, items, "x", "semantics")
+    title = (f"bounds after k zCDP releases, rho = {rho} each, probability >= 1 - {args.delta_prime} "
+             "(Bun-Steinke conversion, best delta per k)")
+    _draw_series(items, SERIES_AXES["semantics"][0], SERIES_AXES["semantics"][1], False, title, out)
     print(f"wrote {out} and {data} ({len(items)} series, {sum(len(i.x) for i in items)} points)")
     return 0
