@@ -171,3 +171,31 @@ def test_semantics_series_reproduces_example_4_1(tmp_path):
     assert post["57"] <= mpmath.mpf("0.99") < post["58"]
     assert all(post[str(k)] < post[str(k + 1)] for k in range(1, 60))
     assert_usage_error(run(["plot", "semantics", "laplace", "--eps", "1", "--out", str(out)]), "mechanism")
+
+
+def _two_sided_laplace_power(alpha, r):
+    """P(|A1| > c) with P(|A0| > c) = alpha, A0 ~ Lap(0, 1), A1 ~ Lap(r, 1): c = -log alpha, and the two
+    tails of A1 from the Laplace law (a direct derivation, not derive.two_sided)."""
+    if alpha == 0:
+        return mpmath.mpf(0)
+    c = -mpmath.log(alpha)
+    upper = mpmath.exp(-(c - r)) / 2 if c >= r else 1 - mpmath.exp(c - r) / 2
+    return upper + mpmath.exp(-(c + r)) / 2
+
+
+def test_auc_roc_from_the_laplace_laws(tmp_path):
+    out = tmp_path / "roc.png"
+    r = run(["plot", "auc", "laplace", "--eps", "1,4", "--out", str(out)])
+    assert r.rc == 0, r.err
+    rows = _rows(tmp_path / "roc.csv")
+    with mpmath.workdps(30):
+        for row in rows:
+            eps = mpmath.mpf("1" if "eps = 1:" in row["series"] else "4")
+            ref = _two_sided_laplace_power(mpmath.mpf(row["x"]), eps / mpmath.sqrt(2))
+            assert abs(mpmath.mpf(row["auc"]) - ref) < 1e-13, row
+        # the legend's AUC: the integral of the power over alpha (quadrature of the law-based power)
+        r4 = 4 / mpmath.sqrt(2)
+        auc = mpmath.quad(lambda a: _two_sided_laplace_power(a, r4), [0, mpmath.exp(-r4), 1])
+    label = [row["series"] for row in rows if "eps = 4" in row["series"]][0]
+    assert label.endswith(mpmath.nstr(auc, 6))
+    assert_usage_error(run(["plot", "auc", "randomized-response", "--eps", "1", "--out", str(out)]), "mechanism")

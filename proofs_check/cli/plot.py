@@ -19,7 +19,7 @@ import os
 from .common import (Once, UsageError, _digits_type, add_mechanism, combinations, mechanism_help, number, setup,
                      subparser)
 
-KINDS = ("tradeoff", "composition", "posterior", "risk", "power", "pr", "fscore", "semantics")
+KINDS = ("tradeoff", "composition", "posterior", "risk", "power", "pr", "fscore", "semantics", "auc")
 #: the other kinds draw y(x) series: (x label, y label, log x)
 SERIES_AXES = {"posterior": ("alpha (type I error of the attack), log scale", "posterior probability of membership",
                              True),
@@ -27,7 +27,8 @@ SERIES_AXES = {"posterior": ("alpha (type I error of the attack), log scale", "p
                "power": ("privacy-loss parameter", "power 1 - f(alpha0) of the best attack", False),
                "pr": ("recall of the attack", "precision of the attack (Neyman-Pearson test)", False),
                "fscore": ("privacy-loss parameter", "highest F_beta score of the attack", False),
-               "semantics": ("number of releases k", "bound holding with probability >= 1 - delta'", False)}
+               "semantics": ("number of releases k", "bound holding with probability >= 1 - delta'", False),
+               "auc": ("alpha (type I error)", "power of the two-sided test (ROC)", False)}
 IMAGE_TYPES = (".png", ".pdf", ".svg")
 
 
@@ -47,6 +48,9 @@ def register(sub):
                   "KIND semantics (MECH gaussian; --rho R, the zCDP rho of one release, or --mu with rho = mu^2/2): "
                   "after k = 1..--k releases, the upper bound on the posterior (for each --prior) and on the "
                   "posterior-to-prior difference that hold with probability >= 1 - --delta-prime (seed 002 Fig. 5).  "
+                  "KIND auc (MECH laplace --eps or gaussian --mu): ROC curves of the two-sided test of seed 003 with "
+                  "shift parameter/sqrt 2 (the reading under which its tables reproduce) and their AUC; without "
+                  "the parameter, the AUC (the paper's risk) against it on --range (seed 003 Figs. 1, 2, 4).  "
                   "Each trade-off curve is checked (power "
                   ">= alpha, non-increasing, convex) from the data it is drawn from; the data is written beside "
                   "the image.\n\n" + mechanism_help(),
@@ -175,6 +179,14 @@ def cmd_plot(args):
             varied = "mu"
     elif args.rho is not None:
         raise UsageError("rho: --rho is for KIND semantics")
+    if args.kind == "auc":
+        if args.mechanism not in ("laplace", "gaussian"):
+            raise UsageError(f"mechanism={args.mechanism}: KIND auc takes laplace or gaussian (seed 003's two tests)")
+        from .common import lookup
+        first = lookup(args.mechanism).param_names[0]
+        if not getattr(args, first, None):
+            setattr(args, first, [("1",)])      # a placeholder: the AUC is drawn against --range
+            varied = first
     if args.kind in ("power", "fscore"):
         from .common import lookup
         first = lookup(args.mechanism).param_names[0]
@@ -360,6 +372,8 @@ def _series_plot(args, mechanism, records, given, combos, out, data):
         return _attack_series(args, mechanism, records, given, combos, out, data, n, digits)
     if args.kind == "semantics":
         return _semantics_series(args, given, out, data, digits)
+    if args.kind == "auc":
+        return _auc_series(args, mechanism, given, combos, out, data, n, digits)
     if args.kind == "power":
         first = mechanism.param_names[0]
         try:
@@ -501,5 +515,51 @@ def _semantics_series(args, given, out, data, digits):
     title = (f"bounds after k zCDP releases, rho = {rho} each, probability >= 1 - {args.delta_prime} "
              "(Bun-Steinke conversion, best delta per k)")
     _draw_series(items, SERIES_AXES["semantics"][0], SERIES_AXES["semantics"][1], False, title, out)
+    print(f"wrote {out} and {data} ({len(items)} series, {sum(len(i.x) for i in items)} points)")
+    return 0
+
+
+def _auc_series(args, mechanism, given, combos, out, data, n, digits):
+    """KIND auc: seed 003's two-sided tests (derive.two_sided), shift = parameter / sqrt 2 (the reading of
+    its tables, proofs_check.reproduce_mha): ROC curves with their exact AUC, or the AUC against the
+    parameter on --range."""
+    import mpmath
+    import sympy as sp
+
+    from derive import two_sided as T
+    from derive.domains import parse_in
+    from derive.symbols import alpha as ALPHA
+    from numeric import curves as CV
+    from numeric import mp
+    laplace = mechanism.name == "laplace"
+    power, auc, shift = ((T.laplace_power(), T.laplace_auc_printed(), T.r) if laplace else
+                         (T.normal_power(), T.normal_auc_printed(), T.d))
+    first = mechanism.param_names[0]
+    test = "two-sided Laplace test" if laplace else "two-sided normal test"
+    items = []
+    if first in given:
+        xs = CV.lin_grid("0", "1", n)
+        for c in combos:
+            sub = {shift: parse_in(first, c[first], first) / sp.sqrt(2)}
+            a_val = mp.evaluate(auc.xreplace(sub), {}, digits)
+            label = f"{mechanism.name} {first} = {c[first]}: AUC = {mpmath.nstr(CV._mpf(a_val), 6)}"
+            items.append(CV.series(label, xs, lambda a, e=power.xreplace(sub): mp.evaluate(e, {ALPHA: a}, digits),
+                                   digits, "roc"))
+        xlabel, ylabel = SERIES_AXES["auc"][0], SERIES_AXES["auc"][1]
+        title = f"ROC curves of the {test} (shift = {first}/sqrt 2)"
+    else:
+        try:
+            lo_t, hi_t = str(args.xrange).split(":")
+        except ValueError:
+            raise UsageError(f"range={args.xrange}: range must be LO:HI") from None
+        xs = CV.lin_grid(lo_t, hi_t, n)
+
+        def fn(x):
+            return mp.evaluate(auc.xreplace({shift: parse_in(first, x, first) / sp.sqrt(2)}), {}, digits)
+        items.append(CV.series(f"AUC of the {test} (the paper's risk)", xs, fn, digits, "auc"))
+        xlabel, ylabel = f"{first} (shift = {first}/sqrt 2)", "risk = AUC of the ROC"
+        title = f"risk (AUC) of the {test} against {first}"
+    CV.write_series_csv(data, items, "x", "auc")
+    _draw_series(items, xlabel, ylabel, False, title, out)
     print(f"wrote {out} and {data} ({len(items)} series, {sum(len(i.x) for i in items)} points)")
     return 0
