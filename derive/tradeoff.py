@@ -87,6 +87,22 @@ class TradeOff:
     def is_bound(self) -> bool:
         return all(s in self.values for s in self.parameters)
 
+    # ------------------------------------------------------------- notebook display (issue #13)
+    def _repr_latex_(self) -> str:
+        """f(alpha) of the record as LaTeX (the paper's form, parameters substituted), for Jupyter."""
+        return "$f(\\alpha) = " + sp.latex(self.bind(self.paper)) + "$"
+
+    def _repr_html_(self) -> str:
+        """A short table: mechanism, parameters, pure eps, citation."""
+        from html import escape
+        rows = [("mechanism", str(self)), ("f(alpha)", "$" + sp.latex(self.bind(self.paper)) + "$"),
+                ("pure eps", "none (not pure DP)" if self.pure_eps is None else
+                 "$" + sp.latex(self.bind(self.pure_eps)) + "$"),
+                ("symmetric", "yes" if self.symmetric else "no"), ("source", self.citation)]
+        body = "".join(f"<tr><th style='text-align:left'>{escape(k)}</th><td style='text-align:left'>{escape(v)}"
+                       f"</td></tr>" for k, v in rows)
+        return f"<table>{body}</table>"
+
     def __str__(self) -> str:
         from .exact import _show
         if self.label:
