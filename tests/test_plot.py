@@ -137,8 +137,8 @@ def test_figures_of_seed_000_with_an_index(tmp_path):
     assert r.rc == 0, r.err
     index = (tmp_path / "f" / "index.md").read_text()
     pngs = sorted(p.name for p in (tmp_path / "f").glob("*.png"))
-    assert len(pngs) == 10 and all(_png(tmp_path / "f" / p) for p in pngs)
-    assert "Fig. 5" in index and "not drawn" in index and "dp-derive plot tradeoff laplace" in index
+    assert len(pngs) == 16 and all(_png(tmp_path / "f" / p) for p in pngs)
+    assert "Fig. 5" in index and "fig5-roc-n500.png" in index and "dp-derive plot tradeoff laplace" in index
     assert_usage_error(run(["figures", "--paper", "007", "--out", str(tmp_path / "g")]), "paper")
 
 
@@ -199,3 +199,20 @@ def test_auc_roc_from_the_laplace_laws(tmp_path):
     label = [row["series"] for row in rows if "eps = 4" in row["series"]][0]
     assert label.endswith(mpmath.nstr(auc, 6))
     assert_usage_error(run(["plot", "auc", "randomized-response", "--eps", "1", "--out", str(out)]), "mechanism")
+
+
+def test_ztest_power_against_the_normal_model(tmp_path):
+    # the released mean is xbar + N(0, (1/(n mu))^2), xbar ~ N(m, sigma^2/n): the one-sided test at level a has
+    # power Phi(m/s - PhiInv(1 - a)) with s^2 = sigma^2/n + 1/(n mu)^2 (seed 000 Sec. 5, derived by hand here)
+    out = tmp_path / "z.png"
+    r = run(["plot", "ztest", "gaussian", "--mu", "1", "--sample-size", "100", "--noise-sd", "0.25",
+             "--alpha0", "0.01", "--range", "0:0.3", "--points", "4", "--out", str(out)])
+    assert r.rc == 0, r.err
+    rows = {(row["series"], row["x"]): mpmath.mpf(row["ztest"]) for row in _rows(tmp_path / "z.csv")}
+    with mpmath.workdps(30):
+        s = mpmath.sqrt(mpmath.mpf("0.0625") / 100 + mpmath.mpf(1) / 100 ** 2)
+        z99 = mpmath.sqrt(2) * mpmath.erfinv(mpmath.mpf("0.98"))
+        ref = mpmath.ncdf(mpmath.mpf("0.1") / s - z99)
+        ref_open = mpmath.ncdf(mpmath.mpf("0.1") / mpmath.sqrt(mpmath.mpf("0.0625") / 100) - z99)
+    assert abs(rows[("mu = 1", "0.1")] - ref) < 1e-14
+    assert abs(rows[("unprotected (mu = inf)", "0.1")] - ref_open) < 1e-14

@@ -19,7 +19,7 @@ import os
 from .common import (Once, UsageError, _digits_type, add_mechanism, combinations, mechanism_help, number, setup,
                      subparser)
 
-KINDS = ("tradeoff", "composition", "posterior", "risk", "power", "pr", "fscore", "semantics", "auc")
+KINDS = ("tradeoff", "composition", "posterior", "risk", "power", "pr", "fscore", "semantics", "auc", "ztest")
 #: the other kinds draw y(x) series: (x label, y label, log x)
 SERIES_AXES = {"posterior": ("alpha (type I error of the attack), log scale", "posterior probability of membership",
                              True),
@@ -28,7 +28,8 @@ SERIES_AXES = {"posterior": ("alpha (type I error of the attack), log scale", "p
                "pr": ("recall of the attack", "precision of the attack (Neyman-Pearson test)", False),
                "fscore": ("privacy-loss parameter", "highest F_beta score of the attack", False),
                "semantics": ("number of releases k", "bound holding with probability >= 1 - delta'", False),
-               "auc": ("alpha (type I error)", "power of the two-sided test (ROC)", False)}
+               "auc": ("alpha (type I error)", "power of the two-sided test (ROC)", False),
+               "ztest": ("alternative mean m", "power of the one-sided Z-test", False)}
 IMAGE_TYPES = (".png", ".pdf", ".svg")
 
 
@@ -51,6 +52,10 @@ def register(sub):
                   "KIND auc (MECH laplace --eps or gaussian --mu): ROC curves of the two-sided test of seed 003 with "
                   "shift parameter/sqrt 2 (the reading under which its tables reproduce) and their AUC; without "
                   "the parameter, the AUC (the paper's risk) against it on --range (seed 003 Figs. 1, 2, 4).  "
+                  "KIND ztest (MECH gaussian --mu list): the power of the one-sided Z-test on a mean released "
+                  "by the Gaussian mechanism (--sample-size, --noise-sd, level --alpha0) against the alternative "
+                  "mean on --range, or with --mean M its ROC against alpha; the unprotected test beside "
+                  "(seed 000 Fig. 5).  "
                   "Each trade-off curve is checked (power "
                   ">= alpha, non-increasing, convex) from the data it is drawn from; the data is written beside "
                   "the image.\n\n" + mechanism_help(),
@@ -85,6 +90,12 @@ def register(sub):
                    help="zCDP rho of one release (KIND semantics, instead of --mu)")
     p.add_argument("--delta-prime", dest="delta_prime", default="0.01", action=Once, metavar="D2",
                    help="the bounds hold with probability >= 1 - D2 (KIND semantics; default 0.01)")
+    p.add_argument("--sample-size", dest="sample_size", default="100", action=Once, metavar="N",
+                   help="sample size n of the Z-test (KIND ztest; default 100)")
+    p.add_argument("--noise-sd", dest="noise_sd", default="0.25", action=Once, metavar="S",
+                   help="sd of the data's own noise (KIND ztest; default 0.25)")
+    p.add_argument("--mean", default=None, action=Once, metavar="M",
+                   help="alternative mean: draws the Z-test's ROC against alpha (KIND ztest)")
     p.add_argument("--beta", default="1", action=Once, metavar="B",
                    help="the beta of F_beta, a comma list (KIND fscore; default 1)")
     p.add_argument("--digits", type=_digits_type, default=15, action=Once, metavar="D",
@@ -96,7 +107,7 @@ def register(sub):
                   "the data of each beside it, and DIR/index.md: each figure described in our words, the "
                   "command that made each panel, how it differs from the paper's, and the figures not drawn "
                   "with the reason.",
-                  ["dp-derive figures --paper 000 --out figs000",
+                  ["dp-derive figures --paper 001 --out figs001", "dp-derive figures --paper 000 --out figs000",
                    "dp-derive figures --paper 004 --out figs004 --image svg"])
     f.add_argument("--paper", required=True, action=Once, metavar="P",
                    help="a seed number: 000, 001, 002, 003 or 004")
@@ -374,6 +385,8 @@ def _series_plot(args, mechanism, records, given, combos, out, data):
         return _semantics_series(args, given, out, data, digits)
     if args.kind == "auc":
         return _auc_series(args, mechanism, given, combos, out, data, n, digits)
+    if args.kind == "ztest":
+        return _ztest_series(args, mechanism, combos, out, data, n, digits)
     if args.kind == "power":
         first = mechanism.param_names[0]
         try:
@@ -560,6 +573,48 @@ def _auc_series(args, mechanism, given, combos, out, data, n, digits):
         xlabel, ylabel = f"{first} (shift = {first}/sqrt 2)", "risk = AUC of the ROC"
         title = f"risk (AUC) of the {test} against {first}"
     CV.write_series_csv(data, items, "x", "auc")
+    _draw_series(items, xlabel, ylabel, False, title, out)
+    print(f"wrote {out} and {data} ({len(items)} series, {sum(len(i.x) for i in items)} points)")
+    return 0
+
+
+def _ztest_series(args, mechanism, combos, out, data, n, digits):
+    """KIND ztest: numeric.design.ztest (power of the one-sided Z-test on the protected mean, and the
+    unprotected test) against the alternative mean, or its ROC against alpha at --mean."""
+    from numeric import curves as CV
+    from numeric import design as DS
+    if mechanism.name != "gaussian":
+        raise UsageError(f"mechanism={mechanism.name}: KIND ztest takes gaussian (the mean released with G_mu)")
+    a0 = _split_list(args.alpha0, "alpha0_open", "alpha0")[0]
+    items = []
+    if args.mean is None:
+        try:
+            lo_t, hi_t = str(args.xrange if args.xrange != "0:6" else "0.001:0.3").split(":")
+        except ValueError:
+            raise UsageError(f"range={args.xrange}: range must be LO:HI") from None
+        xs = CV.lin_grid(lo_t, hi_t, n)
+        xs = [x for x in xs if float(x) > 0]
+
+        def run(mu, x, key):
+            return DS.ztest(args.sample_size, args.noise_sd, x, a0, mu, digits=digits)[key]
+        for c in combos:
+            items.append(CV.series(f"mu = {c['mu']}", xs, lambda x, mu=c["mu"]: run(mu, x, "power"), digits))
+        items.append(CV.series("unprotected (mu = inf)", xs, lambda x: run(combos[0]["mu"], x, "power_unprotected"),
+                               digits, "unprotected"))
+        xlabel, ylabel = "alternative mean m", f"power of the one-sided Z-test at level {a0}"
+        title = f"Z-test power, n = {args.sample_size}, noise sd = {args.noise_sd}, Gaussian mechanism"
+    else:
+        xs = [x for x in CV.mixed_grid(n) if 0 < float(x) < 1]
+
+        def run(mu, a, key):
+            return DS.ztest(args.sample_size, args.noise_sd, args.mean, a, mu, digits=digits)[key]
+        for c in combos:
+            items.append(CV.series(f"mu = {c['mu']}", xs, lambda a, mu=c["mu"]: run(mu, a, "power"), digits))
+        items.append(CV.series("unprotected (mu = inf)", xs, lambda a: run(combos[0]["mu"], a, "power_unprotected"),
+                               digits, "unprotected"))
+        xlabel, ylabel = "alpha (level of the Z-test)", "power (ROC)"
+        title = f"Z-test ROC, m = {args.mean}, n = {args.sample_size}, noise sd = {args.noise_sd}, Gaussian mechanism"
+    CV.write_series_csv(data, items, "x", "ztest")
     _draw_series(items, xlabel, ylabel, False, title, out)
     print(f"wrote {out} and {data} ({len(items)} series, {sum(len(i.x) for i in items)} points)")
     return 0
