@@ -216,3 +216,24 @@ def test_ztest_power_against_the_normal_model(tmp_path):
         ref_open = mpmath.ncdf(mpmath.mpf("0.1") / mpmath.sqrt(mpmath.mpf("0.0625") / 100) - z99)
     assert abs(rows[("mu = 1", "0.1")] - ref) < 1e-14
     assert abs(rows[("unprotected (mu = inf)", "0.1")] - ref_open) < 1e-14
+
+
+def test_normal_risk_contour_against_the_roc_integral(tmp_path):
+    out = tmp_path / "c.png"
+    r = run(["plot", "auc", "gaussian", "--range", "0:2", "--delta-range", "0.5:1.5", "--points", "3",
+             "--out", str(out)])
+    assert r.rc == 0, r.err
+    z = {(row["eps"], row["delta"]): mpmath.mpf(row["risk"]) for row in _rows(tmp_path / "c.csv")}
+    # d = eps/(2 sqrt(ln(2/delta))); the AUC as the integral over alpha of the two-sided normal test's power
+    # Phi(d - z) + Phi(-d - z), z = PhiInv(1 - alpha/2) (mpmath quadrature of the ROC, not the closed form)
+    with mpmath.workdps(30):
+        d = 1 / (2 * mpmath.sqrt(mpmath.log(2 / mpmath.mpf("1.5"))))
+
+        def power(a):
+            zz = -mpmath.sqrt(2) * mpmath.erfinv(a - 1)        # PhiInv(1 - a/2)
+            return mpmath.ncdf(d - zz) + mpmath.ncdf(-d - zz)
+        ref = mpmath.quad(power, [0, 1])
+    assert abs(z[("1.0", "1.5")] - ref) < 1e-10
+    assert z[("0.0", "0.5")] == mpmath.mpf("0.5")
+    assert_usage_error(run(["plot", "auc", "gaussian", "--range", "0:2", "--delta-range", "0.5:2.5",
+                            "--out", str(out)]), "delta_range")

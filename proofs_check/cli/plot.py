@@ -94,6 +94,9 @@ def register(sub):
                    help="sample size n of the Z-test (KIND ztest; default 100)")
     p.add_argument("--noise-sd", dest="noise_sd", default="0.25", action=Once, metavar="S",
                    help="sd of the data's own noise (KIND ztest; default 0.25)")
+    p.add_argument("--delta-range", dest="delta_range", default=None, action=Once, metavar="LO:HI",
+                   help="KIND auc with gaussian: a contour of the normal-noise risk over eps (--range) and delta "
+                        "(this range), seed 003 Fig. 3")
     p.add_argument("--mean", default=None, action=Once, metavar="M",
                    help="alternative mean: draws the Z-test's ROC against alpha (KIND ztest)")
     p.add_argument("--beta", default="1", action=Once, metavar="B",
@@ -549,6 +552,11 @@ def _auc_series(args, mechanism, given, combos, out, data, n, digits):
                          (T.normal_power(), T.normal_auc_printed(), T.d))
     first = mechanism.param_names[0]
     test = "two-sided Laplace test" if laplace else "two-sided normal test"
+    if args.delta_range is not None:
+        if laplace or first in given:
+            raise UsageError("delta_range: --delta-range draws the normal-noise contour: KIND auc gaussian with "
+                             "--range and no --mu")
+        return _auc_contour(args, auc, shift, out, data, n, digits)
     items = []
     if first in given:
         xs = CV.lin_grid("0", "1", n)
@@ -617,4 +625,60 @@ def _ztest_series(args, mechanism, combos, out, data, n, digits):
     CV.write_series_csv(data, items, "x", "ztest")
     _draw_series(items, xlabel, ylabel, False, title, out)
     print(f"wrote {out} and {data} ({len(items)} series, {sum(len(i.x) for i in items)} points)")
+    return 0
+
+
+def _auc_contour(args, auc, shift, out, data, n, digits):
+    """Seed 003 Fig. 3: the AUC of the two-sided normal test over (eps, delta), with the noise of the
+    (eps, delta) Gaussian mechanism tau^2 = 2 ln(2/delta)(Delta f/eps)^2 and d = Delta f/(sqrt2 tau) =
+    eps/(2 sqrt(ln(2/delta))) (the reading under which Table 3 reproduces, reproduce --paper 003)."""
+    import csv
+
+    import mpmath
+
+    from derive.domains import parse_in
+    from numeric import curves as CV
+    from numeric.bridge import compile_mp, to_mpf
+    try:
+        (e_lo, e_hi), (d_lo, d_hi) = (str(args.xrange).split(":"), str(args.delta_range).split(":"))
+    except ValueError:
+        raise UsageError("range: --range and --delta-range are LO:HI") from None
+    for t in (d_lo, d_hi):
+        # the paper's Table 3 takes delta up to 1.5: any delta in (0, 2) keeps ln(2/delta) > 0
+        if parse_in("eps_positive", t, "delta_range") >= 2:
+            raise UsageError(f"delta_range={t}: delta_range must be in (0, 2) (ln(2/delta) > 0)")
+    for t in (e_lo, e_hi):
+        parse_in("eps", t, "range")
+    m = min(int(args.points or 41), 81)
+    es = [e for e in CV.lin_grid(e_lo, e_hi, m)]
+    ds = CV.lin_grid(d_lo, d_hi, m)
+    fn = compile_mp(auc)
+    grid = []
+    with mpmath.workdps(digits + 10):
+        for d in ds:
+            row = []
+            for e in es:
+                dv = mpmath.mpf(e) / (2 * mpmath.sqrt(mpmath.log(2 / mpmath.mpf(d))))
+                row.append(to_mpf(fn({shift: dv})))
+            grid.append(row)
+    with open(data, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["eps", "delta", "risk"])
+        for d, row in zip(ds, grid):
+            for e, z in zip(es, row):
+                w.writerow([e, d, mpmath.nstr(z, 12)])
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 5.2))
+    cs = ax.contour([float(e) for e in es], [float(d) for d in ds], [[float(z) for z in row] for row in grid],
+                    levels=[0.51, 0.55, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99])
+    ax.clabel(cs, fontsize=7)
+    ax.set_xlabel("eps")
+    ax.set_ylabel("delta")
+    ax.set_title(_wrap("risk (AUC of the two-sided normal test) of the (eps, delta) Gaussian mechanism, "
+                       "d = eps/(2 sqrt(ln(2/delta)))"), fontsize=9)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+    print(f"wrote {out} and {data} (a {m} x {m} grid of the risk over eps and delta)")
     return 0
