@@ -78,8 +78,12 @@ TABLE = (
            (_p("fig4a-pr-gaussian-eps", "pr", "classical-gaussian", "--eps", "0.5,1,2", "--delta", "1e-5"),
             _p("fig4b-pr-gaussian-delta", "pr", "classical-gaussian", "--eps", "1", "--delta", "1e-10,1e-5,1e-2")),
            differs="the eps and delta values are our choice"),
-    Figure("001", "Fig. 8", "the highest F_1 score under auxiliary information (prior weights rho_p, rho_c, rho_t)",
-           missing="plot fscore does not take the auxiliary-information weights yet (dp-derive fscore does)"),
+    Figure("001", "Fig. 8", "the highest F_1 score against eps under auxiliary information (prior weights rho_p, "
+           "rho_c, rho_t)",
+           (_p("fig8-fscore-aux", "fscore", "laplace", "--range", "0:5", "--beta", "1", "--weight", "1,0.8,0.6,0.152"),),
+           differs="auxiliary information enters through the weight w = (2 - rho_p)(1 - rho_c)(1 - rho_t) - 1 "
+                   "(catalog LXM-weff): w = 1 (none), 0.8 (rho_p = 0.2), 0.6 (rho_c = 0.2 or rho_t = 0.2) and 0.152 "
+                   "(all three 0.2); the figure's own rho values did not survive the extraction except 0.2"),
     Figure("002", "Fig. 3", "posterior bound against the number of pure-DP queries for basic, advanced and "
            "optimal composition", missing="the per-query eps and the delta of the figure did not survive the "
            "extraction, and plot semantics takes zCDP releases only"),

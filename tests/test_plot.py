@@ -237,3 +237,13 @@ def test_normal_risk_contour_against_the_roc_integral(tmp_path):
     assert z[("0.0", "0.5")] == mpmath.mpf("0.5")
     assert_usage_error(run(["plot", "auc", "gaussian", "--range", "0:2", "--delta-range", "0.5:2.5",
                             "--out", str(out)]), "delta_range")
+
+
+def test_fscore_with_prior_weights(tmp_path):
+    # f = Id (eps = 0): F_1 = 2a/(a + w a + 1) increases in a, so F* = 2/(2 + w) at a = 1 (w = 4/5: 5/7)
+    out = tmp_path / "fw.png"
+    assert run(["plot", "fscore", "laplace", "--range", "0:1", "--points", "2", "--beta", "1", "--weight", "1,0.8",
+                "--out", str(out)]).rc == 0
+    at0 = {r["series"]: mpmath.mpf(r["fscore"]) for r in _rows(tmp_path / "fw.csv") if r["x"] == "0.0"}
+    assert abs(at0["laplace, beta = 1, w = 0.8"] - mpmath.mpf(5) / 7) < 1e-14
+    assert abs(at0["laplace, beta = 1, w = 1"] - mpmath.mpf(2) / 3) < 1e-14

@@ -85,7 +85,9 @@ def register(sub):
     p.add_argument("--range", dest="xrange", default="0:6", action=Once, metavar="LO:HI",
                    help="range of the mechanism's first parameter (KIND power and fscore; default 0:6)")
     p.add_argument("--weight", default="1", action=Once, metavar="W",
-                   help="prior weight w = (1 - p)/p of non-membership (KIND pr and fscore; default 1)")
+                   help="prior weight w = (1 - p)/p of non-membership (KIND pr and fscore; default 1; a comma "
+                        "list with fscore, e.g. the weights (2 - rho_p)(1 - rho_c)(1 - rho_t) - 1 of auxiliary "
+                        "information)")
     p.add_argument("--rho", default=None, action=Once, metavar="R",
                    help="zCDP rho of one release (KIND semantics, instead of --mu)")
     p.add_argument("--delta-prime", dest="delta_prime", default="0.01", action=Once, metavar="D2",
@@ -465,7 +467,8 @@ def _attack_series(args, mechanism, records, given, combos, out, data, n, digits
     from numeric import attack as NA
     from numeric import curves as CV
     from numeric import mp
-    parse_in("weight", args.weight, "weight")
+    if args.kind == "pr":
+        parse_in("weight", args.weight, "weight")
     items = []
     if args.kind == "pr":
         xs = CV.lin_grid("0.01", "1", n)
@@ -486,10 +489,10 @@ def _attack_series(args, mechanism, records, given, combos, out, data, n, digits
         xs = CV.lin_grid(lo_t, hi_t, n)
         others = {k: v[0] if isinstance(v, tuple) else v for k, v in given.items()}
         for b in _split_list(args.beta, "beta_f", "beta"):
-            def fn(x, b=b):
-                return NA.fscore_optimum(records.get({**others, first: x}), b, digits,
-                                         weight=args.weight)["fscore"]
-            items.append(CV.series(f"{mechanism.name}, beta = {b}, w = {args.weight}", xs, fn, digits))
+            for wv in _split_list(args.weight, "weight", "weight"):
+                def fn(x, b=b, wv=wv):
+                    return NA.fscore_optimum(records.get({**others, first: x}), b, digits, weight=wv)["fscore"]
+                items.append(CV.series(f"{mechanism.name}, beta = {b}, w = {wv}", xs, fn, digits))
         xlabel = f"{first} (privacy-loss parameter of {mechanism.name})"
         title = f"highest F_beta score of the attack against {mechanism.name}"
     CV.write_series_csv(data, items, "x", args.kind)
