@@ -247,3 +247,18 @@ def test_fscore_with_prior_weights(tmp_path):
     at0 = {r["series"]: mpmath.mpf(r["fscore"]) for r in _rows(tmp_path / "fw.csv") if r["x"] == "0.0"}
     assert abs(at0["laplace, beta = 1, w = 0.8"] - mpmath.mpf(5) / 7) < 1e-14
     assert abs(at0["laplace, beta = 1, w = 1"] - mpmath.mpf(2) / 3) < 1e-14
+
+
+def test_several_mechanisms_on_one_axes(tmp_path):
+    out = tmp_path / "m.png"
+    r = run(["plot", "tradeoff", "gaussian", "--mu", "1", "--also", "laplace:eps=1", "--also",
+             "uniform-sampling:mu=1,n=5", "--out", str(out)])
+    assert r.rc == 0, r.err
+    rows = _rows(tmp_path / "m.csv")
+    assert {row["series"] for row in rows} == {"gaussian(mu=1)", "laplace(epsilon=1)", "uniform-sampling(mu=1, n=5)"}
+    # Laplace(1) at alpha = 0.05 < e^-1/2: f = 1 - e alpha (catalog DF-Lap)
+    lap = {row["alpha"]: mpmath.mpf(row["beta"]) for row in rows if row["series"] == "laplace(epsilon=1)"}
+    with mpmath.workdps(30):
+        assert abs(lap["0.05"] - (1 - mpmath.e * mpmath.mpf("0.05"))) < 1e-14
+    assert_usage_error(run(["plot", "tradeoff", "gaussian", "--mu", "1", "--also", "laplace:mu=1",
+                            "--out", str(out)]), "also")

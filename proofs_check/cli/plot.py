@@ -75,6 +75,9 @@ def register(sub):
                    help="smallest alpha drawn with --log (default 1e-300; the mp path goes further)")
     p.add_argument("--points", type=number("count", "points"), default=None, action=Once, metavar="N",
                    help="points per curve (default 81 for tradeoff, 25 for composition)")
+    p.add_argument("--also", action="append", default=None, metavar="MECH:flag=value[,flag=value]",
+                   help="another mechanism on the same axes (KIND tradeoff; may be given several times), e.g. "
+                        "laplace:eps=1 or uniform-sampling:mu=1,n=5")
     p.add_argument("--bound-delta", dest="bound_delta", default=None, action=Once, metavar="D",
                    help="also draw f_{eps, delta} with eps = eps(D) of each mechanism (its (eps, delta) reading)")
     p.add_argument("--k", type=number("count", "k"), default=None, action=Once, help="compositions (KIND composition)")
@@ -219,6 +222,8 @@ def cmd_plot(args):
     if args.kind == "composition":
         if args.k is None:
             raise UsageError("k: --k K is required with KIND composition")
+        if args.also:
+            raise UsageError("also: --also is for KIND tradeoff")
         if len(combos) != 1:
             raise UsageError("composition: give one value per mechanism parameter")
         curves, notes = _composition_curves(args, mechanism, records, combos[0]), []
@@ -236,8 +241,8 @@ def cmd_plot(args):
         else:
             alphas = CV.mixed_grid(n)
         curves, notes = [], []
-        for c in combos:
-            rec = records.get(c)
+        extra = [_also_record(text) for text in (args.also or [])]
+        for rec in [records.get(c) for c in combos] + extra:
             coarse = alphas[::max(len(alphas) // 8, 1)] + ([alphas[-1]] if (len(alphas) - 1) % max(len(alphas) // 8, 1) else [])
             grid, note = CV.timed_grid(rec, alphas, coarse, args.digits)
             if note:
@@ -245,7 +250,7 @@ def cmd_plot(args):
             curves.append(CV.tradeoff_curve(rec, grid, args.digits))
             if args.bound_delta is not None:
                 curves.append(_bound_curve(rec, args.bound_delta, grid, args.digits))
-        title = f"trade-off curves: {', '.join(str(records.get(c)) for c in combos)}"
+        title = f"trade-off curves: {', '.join([str(records.get(c)) for c in combos] + [str(r) for r in extra])}"
     for c in curves:
         if c.kind in ("tradeoff", "bound"):
             chk = CV.check_curve(c)
@@ -685,3 +690,29 @@ def _auc_contour(args, auc, shift, out, data, n, digits):
     plt.close(fig)
     print(f"wrote {out} and {data} (a {m} x {m} grid of the risk over eps and delta)")
     return 0
+
+
+def _also_record(text: str):
+    """The record of ``MECH:flag=value[,flag=value]`` (parameters and options by their flag names)."""
+    from derive.mechanisms.table import BY_NAME
+    name, _, rest = str(text).partition(":")
+    if name not in BY_NAME:
+        raise UsageError(f"also={text}: also must start with one of {', '.join(BY_NAME)} and a colon")
+    mech = BY_NAME[name]
+    values, options = {}, {}
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        key, eq, value = item.partition("=")
+        key = key.strip().lstrip("-").replace("-", "_")
+        if not eq or not value.strip():
+            raise UsageError(f"also={text}: each parameter is flag=value")
+        if key in mech.param_names:
+            values[key] = value.strip()
+        elif key in {o.name for o in mech.options}:
+            options[key] = value.strip()
+        else:
+            raise UsageError(f"also={text}: {key} is not a parameter of {name} (its parameters: "
+                             f"{', '.join(mech.param_names)})")
+    missing = [n for n in mech.param_names if n not in values]
+    if missing:
+        raise UsageError(f"also={text}: {name} needs {', '.join(missing)}")
+    return mech.build(values, options)
