@@ -34,6 +34,7 @@ import mpmath
 from derive.errors import DomainError
 
 from . import functionals as F
+from .display import ResultDisplay
 from .precision import as_mpf
 
 #: the Berry-Esseen constant as catalog 004 recalls it (an exact decimal, rounded at the working precision)
@@ -41,7 +42,7 @@ BERRY_ESSEEN_C = (56, 100)
 
 
 @dataclass(frozen=True)
-class CltResult:
+class CltResult(ResultDisplay):
     kl: object               # sums over the steps (counts included)
     kappa2: object
     kappabar3: object

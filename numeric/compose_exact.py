@@ -46,6 +46,7 @@ import sympy as sp
 from derive.domains import parse_in
 from derive.errors import DomainError
 
+from .display import ResultDisplay
 from .bridge import Exact
 from .precision import check_digits, verified
 
@@ -97,7 +98,7 @@ def gdp_mu(mus) -> sp.Expr:
 
 
 @dataclass(frozen=True)
-class ExactValue:
+class ExactValue(ResultDisplay):
     """A value of an exact route: ``value`` has ``digits`` verified digits; ``complement`` is
     1 - value computed without subtraction (power at --alpha), when it applies."""
     value: object

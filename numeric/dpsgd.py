@@ -30,6 +30,8 @@ from fractions import Fraction
 
 import mpmath
 
+from .display import ResultDisplay
+
 from derive.domains import parse_in
 from derive.errors import DomainError
 
@@ -44,7 +46,7 @@ MIN_RATE = Fraction(1, 10**9)
 
 
 @dataclass(frozen=True)
-class DpsgdResult:
+class DpsgdResult(ResultDisplay):
     steps: int
     q: Fraction
     sigma: Fraction

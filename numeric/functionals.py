@@ -36,6 +36,7 @@ from derive.errors import DomainError
 from derive.functionals import ORDER, DivergentFunctional
 from derive.tradeoff import TradeOff
 
+from .display import ResultDisplay
 from .bridge import Exact, compile_mp, exact_of, to_mpf
 from .inputs import bound_env
 from .precision import verified
@@ -46,7 +47,7 @@ LINKS = ("pure", "approx", "renyi", "zcdp", "kl", "tv")
 
 
 @dataclass(frozen=True)
-class Value:
+class Value(ResultDisplay):
     """A verified number (mpf, Exact, or mpf inf) with how it was obtained."""
 
     value: object

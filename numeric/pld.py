@@ -135,6 +135,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import mpmath
+
+from .display import ResultDisplay
 import numpy as np
 
 from derive.errors import DomainError
@@ -159,7 +161,7 @@ TINY_NORMAL = 1e-290
 
 
 @dataclass(frozen=True)
-class DeltaResult:
+class DeltaResult(ResultDisplay):
     eps: object
     delta: object
     delta_lower: object
@@ -171,7 +173,7 @@ class DeltaResult:
 
 
 @dataclass(frozen=True)
-class EpsResult:
+class EpsResult(ResultDisplay):
     delta: object
     eps: object
     eps_lower: object
@@ -183,7 +185,7 @@ class EpsResult:
 
 
 @dataclass(frozen=True)
-class TradeoffResult:
+class TradeoffResult(ResultDisplay):
     alpha: object
     beta: object
     beta_lower: object

@@ -41,6 +41,7 @@ from derive.errors import DomainError
 from derive.symbols import alpha as ALPHA
 from derive.tradeoff import TradeOff
 
+from .display import ResultDisplay
 from .bridge import Exact, compile_mp
 from .compose_exact import _mp, _solve_decreasing
 from .inputs import bound_env
@@ -50,7 +51,7 @@ SAMPLINGS = ("poisson", "uniform")
 
 
 @dataclass(frozen=True)
-class SubsampledValue:
+class SubsampledValue(ResultDisplay):
     value: object
     complement: object = None
 
