@@ -262,3 +262,14 @@ def test_several_mechanisms_on_one_axes(tmp_path):
         assert abs(lap["0.05"] - (1 - mpmath.e * mpmath.mpf("0.05"))) < 1e-14
     assert_usage_error(run(["plot", "tradeoff", "gaussian", "--mu", "1", "--also", "laplace:mu=1",
                             "--out", str(out)]), "also")
+
+
+@pytest.mark.parametrize("paper", ["001", "002", "003", "004"])
+def test_figures_of_every_other_seed(paper, tmp_path):
+    r = run(["figures", "--paper", paper, "--out", str(tmp_path / paper)])
+    assert r.rc == 0, r.err
+    index = (tmp_path / paper / "index.md").read_text()
+    drawn = sorted((tmp_path / paper).glob("*.png"))
+    assert drawn and all(_png(p) for p in drawn)
+    assert all(p.name in index for p in drawn)
+    assert all((tmp_path / paper / (p.stem + ".csv")).exists() for p in drawn)
