@@ -91,6 +91,15 @@ def tradeoff_curve(record: TradeOff, alphas, digits: int = 15, label: str | None
     return Curve(label or str(record), tuple(alphas), tuple(betas), tuple(powers), digits)
 
 
+def thinned(grid, n: int) -> list:
+    """About n points of ``grid``, evenly spaced in index, both ends kept."""
+    step = max((len(grid) - 1) // max(n - 1, 1), 1)
+    out = list(grid[::step])
+    if out[-1] != grid[-1]:
+        out.append(grid[-1])
+    return out
+
+
 def timed_grid(record: TradeOff, alphas, coarse, digits: int = 15, budget: float = 0.25):
     """``alphas``, or ``coarse`` when one point of this record costs more than ``budget`` seconds (huge
     parameters make every verified evaluation slow): (grid, note)."""
@@ -190,4 +199,5 @@ def write_csv(path, curves) -> None:
                 w.writerow([c.label, c.kind, a, mpmath.nstr(b, c.digits), mpmath.nstr(p, c.digits)])
 
 
-__all__ = ["Curve", "Series", "series", "write_series_csv", "CurveCheck", "log_grid", "lin_grid", "mixed_grid", "tradeoff_curve", "check_curve", "write_csv"]
+__all__ = ["Curve", "Series", "series", "write_series_csv", "CurveCheck", "log_grid", "lin_grid", "mixed_grid",
+           "thinned", "timed_grid", "tradeoff_curve", "check_curve", "write_csv"]

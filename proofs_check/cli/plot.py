@@ -243,8 +243,7 @@ def cmd_plot(args):
         curves, notes = [], []
         extra = [_also_record(text) for text in (args.also or [])]
         for rec in [records.get(c) for c in combos] + extra:
-            coarse = alphas[::max(len(alphas) // 8, 1)] + ([alphas[-1]] if (len(alphas) - 1) % max(len(alphas) // 8, 1) else [])
-            grid, note = CV.timed_grid(rec, alphas, coarse, args.digits)
+            grid, note = CV.timed_grid(rec, alphas, CV.thinned(alphas, 9), args.digits)
             if note:
                 notes.append(note)
             curves.append(CV.tradeoff_curve(rec, grid, args.digits))
