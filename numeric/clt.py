@@ -78,8 +78,12 @@ def clt(entries, digits: int = 15) -> CltResult:
             m3 += c * _value(record, "mu3", d)
         var = k2 - kl2                     # sum of the per-step variances of the privacy loss
         if not var > 0:
-            raise DomainError("mechanisms", "identity", "a composition with a non-degenerate privacy loss "
-                                                        "(every step here is Id: f(alpha) = 1 - alpha)")
+            if not kl > 0:
+                raise DomainError("mechanisms", "identity", "a composition with a non-degenerate privacy loss "
+                                                            "(every step here is Id: f(alpha) = 1 - alpha)")
+            raise DomainError("mechanisms", "deterministic loss", "a composition whose privacy loss varies: here "
+                              "kappa2 - kl^2 vanishes at the working precision (the loss is a constant up to "
+                              "e^-(large)), so the CLT has nothing to approximate")
         mu = 2 * kl / mpmath.sqrt(k2)
         mu_be = 2 * kl / mpmath.sqrt(var)
         gamma = mpmath.mpf(BERRY_ESSEEN_C[0]) / BERRY_ESSEEN_C[1] * kb3 / var ** mpmath.mpf(1.5)

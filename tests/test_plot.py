@@ -206,7 +206,7 @@ def test_ztest_power_against_the_normal_model(tmp_path):
     # power Phi(m/s - PhiInv(1 - a)) with s^2 = sigma^2/n + 1/(n mu)^2 (seed 000 Sec. 5, derived by hand here)
     out = tmp_path / "z.png"
     r = run(["plot", "ztest", "gaussian", "--mu", "1", "--sample-size", "100", "--noise-sd", "0.25",
-             "--alpha0", "0.01", "--range", "0:0.3", "--points", "4", "--out", str(out)])
+             "--alpha0", "0.01", "--range", "0.1:0.4", "--points", "4", "--out", str(out)])
     assert r.rc == 0, r.err
     rows = {(row["series"], row["x"]): mpmath.mpf(row["ztest"]) for row in _rows(tmp_path / "z.csv")}
     with mpmath.workdps(30):
@@ -273,3 +273,18 @@ def test_figures_of_every_other_seed(paper, tmp_path):
     assert drawn and all(_png(p) for p in drawn)
     assert all(p.name in index for p in drawn)
     assert all((tmp_path / paper / (p.stem + ".csv")).exists() for p in drawn)
+
+
+def test_plot_edges_answer_in_one_line(tmp_path):
+    out = str(tmp_path / "e.png")
+    for argv, needle in ((["plot", "power", "gaussian", "--range", "a:b"], "range"),
+                         (["plot", "power", "gaussian", "--range", "5:1"], "range"),
+                         (["plot", "power", "gaussian", "--range", "0:inf"], "range"),
+                         (["plot", "ztest", "gaussian", "--mu", "1", "--range", "0:1"], "range"),
+                         (["plot", "composition", "laplace", "--eps", "0", "--k", "3"], "composition"),
+                         (["plot", "posterior", "laplace", "--eps", "1", "--prior", "1"], "prior"),
+                         (["plot", "semantics", "gaussian", "--rho", "0.01", "--delta-prime", "1"], "delta_prime")):
+        assert_usage_error(run(argv + ["--out", out]), needle)
+    # the discrete Gaussian at sigma2 = 1e-4: its loss is constant up to e^-5000, the CLT says so
+    assert_usage_error(run(["clt", "discrete-gaussian", "--sigma2", "0.0001", "--k", "2", "--alpha", "0.1"]),
+                       "deterministic")

@@ -85,8 +85,9 @@ def register(sub):
                    help="priors of membership, a comma list (KIND posterior; default 0.01,0.1,0.5)")
     p.add_argument("--alpha0", default="0.01,0.05,0.1", action=Once, metavar="A0",
                    help="attack levels, a comma list (KIND power; default 0.01,0.05,0.1)")
-    p.add_argument("--range", dest="xrange", default="0:6", action=Once, metavar="LO:HI",
-                   help="range of the mechanism's first parameter (KIND power and fscore; default 0:6)")
+    p.add_argument("--range", dest="xrange", default=None, action=Once, metavar="LO:HI",
+                   help="the x range (KIND power, fscore, auc: the mechanism's first parameter, default 0:6; "
+                        "KIND ztest: the alternative mean, default 0.001:0.3)")
     p.add_argument("--weight", default="1", action=Once, metavar="W",
                    help="prior weight w = (1 - p)/p of non-membership (KIND pr and fscore; default 1; a comma "
                         "list with fscore, e.g. the weights (2 - rho_p)(1 - rho_c)(1 - rho_t) - 1 of auxiliary "
@@ -294,6 +295,14 @@ def _composition_curves(args, mechanism, records, combo):
     alphas = CV.mixed_grid(n)
     name = mechanism.name
     digits = min(args.digits, 15)
+    from .compose_fdp import ENGINE, _components
+    if name not in ENGINE:
+        raise UsageError(f"mechanism={name}: composition plots need the exact routes or the engine "
+                         f"({', '.join(ENGINE)})")
+    comps, limit = _components([(name, combo, k, None)])
+    if limit is not None:
+        raise UsageError(f"composition: the composition is degenerate ({limit}: f = "
+                         f"{'1 - alpha' if limit == 'identity' else '0'}); nothing to compare with the CLT")
     exact = X.available(name, k, combo) if name in X.ROUTES else False
     betas, powers = [], []
     if exact:
@@ -304,13 +313,6 @@ def _composition_curves(args, mechanism, records, combo):
         how = "exact"
     else:
         from numeric import pld
-        from .compose_fdp import ENGINE, _components
-        if name not in ENGINE:
-            raise UsageError(f"mechanism={name}: composition plots need the exact routes or the engine "
-                             f"({', '.join(ENGINE)})")
-        comps, limit = _components([(name, combo, k, None)])
-        if limit is not None:
-            raise UsageError(f"composition: the composition is degenerate ({limit}); nothing to draw")
         comp = pld.compose(comps)
         for a in alphas:
             r = comp.tradeoff(a)
@@ -398,11 +400,7 @@ def _series_plot(args, mechanism, records, given, combos, out, data):
         return _ztest_series(args, mechanism, combos, out, data, n, digits)
     if args.kind == "power":
         first = mechanism.param_names[0]
-        try:
-            lo_t, hi_t = str(args.xrange).split(":")
-        except ValueError:
-            raise UsageError(f"range={args.xrange}: range must be LO:HI") from None
-        xs = CV.lin_grid(lo_t, hi_t, n)
+        xs = _range_grid(args, first, "0:6", n)
         others = {k: v[0] if isinstance(v, tuple) else v for k, v in given.items()}
         for a0 in _split_list(args.alpha0, "alpha0_open", "alpha0"):
             def fn(x, a0=a0):
@@ -426,11 +424,8 @@ def _series_plot(args, mechanism, records, given, combos, out, data):
         title = (f"posterior after a successful attack: {', '.join(str(records.get(c)) for c in combos)}"
                  if args.kind == "posterior" else
                  f"relative disclosure risk: {', '.join(str(records.get(c)) for c in combos)}")
-    CV.write_series_csv(data, items, "x", args.kind)
-    _draw_series(items, xlabel, SERIES_AXES[args.kind][1], SERIES_AXES[args.kind][2], title, out,
-                 logy=args.kind == "risk")
-    print(f"wrote {out} and {data} ({len(items)} series, {sum(len(i.x) for i in items)} points)")
-    return 0
+    return _emit_series(items, args.kind, xlabel, SERIES_AXES[args.kind][1], title, out, data,
+                        logx=SERIES_AXES[args.kind][2], logy=args.kind == "risk")
 
 
 def _ratio(power, alpha_text):
@@ -486,11 +481,7 @@ def _attack_series(args, mechanism, records, given, combos, out, data, n, digits
         title = f"precision against recall of the best attack: {', '.join(str(records.get(c)) for c in combos)}"
     else:
         first = mechanism.param_names[0]
-        try:
-            lo_t, hi_t = str(args.xrange).split(":")
-        except ValueError:
-            raise UsageError(f"range={args.xrange}: range must be LO:HI") from None
-        xs = CV.lin_grid(lo_t, hi_t, n)
+        xs = _range_grid(args, first, "0:6", n)
         others = {k: v[0] if isinstance(v, tuple) else v for k, v in given.items()}
         for b in _split_list(args.beta, "beta_f", "beta"):
             for wv in _split_list(args.weight, "weight", "weight"):
@@ -499,10 +490,7 @@ def _attack_series(args, mechanism, records, given, combos, out, data, n, digits
                 items.append(CV.series(f"{mechanism.name}, beta = {b}, w = {wv}", xs, fn, digits))
         xlabel = f"{first} (privacy-loss parameter of {mechanism.name})"
         title = f"highest F_beta score of the attack against {mechanism.name}"
-    CV.write_series_csv(data, items, "x", args.kind)
-    _draw_series(items, xlabel, SERIES_AXES[args.kind][1], False, title, out)
-    print(f"wrote {out} and {data} ({len(items)} series, {sum(len(i.x) for i in items)} points)")
-    return 0
+    return _emit_series(items, args.kind, xlabel, SERIES_AXES[args.kind][1], title, out, data)
 
 
 def _semantics_series(args, given, out, data, digits):
@@ -534,12 +522,9 @@ def _semantics_series(args, given, out, data, digits):
         diff = vals["difference_bound"]
     items.append(CV.Series("posterior-to-prior difference bound (any prior)", tuple(xs),
                            tuple(mpmath.mpf(v) for v in diff), digits, "difference"))
-    CV.write_series_csv(data, items, "x", "semantics")
     title = (f"bounds after k zCDP releases, rho = {rho} each, probability >= 1 - {args.delta_prime} "
              "(Bun-Steinke conversion, best delta per k)")
-    _draw_series(items, SERIES_AXES["semantics"][0], SERIES_AXES["semantics"][1], False, title, out)
-    print(f"wrote {out} and {data} ({len(items)} series, {sum(len(i.x) for i in items)} points)")
-    return 0
+    return _emit_series(items, "semantics", SERIES_AXES["semantics"][0], SERIES_AXES["semantics"][1], title, out, data)
 
 
 def _auc_series(args, mechanism, given, combos, out, data, n, digits):
@@ -576,21 +561,14 @@ def _auc_series(args, mechanism, given, combos, out, data, n, digits):
         xlabel, ylabel = SERIES_AXES["auc"][0], SERIES_AXES["auc"][1]
         title = f"ROC curves of the {test} (shift = {first}/sqrt 2)"
     else:
-        try:
-            lo_t, hi_t = str(args.xrange).split(":")
-        except ValueError:
-            raise UsageError(f"range={args.xrange}: range must be LO:HI") from None
-        xs = CV.lin_grid(lo_t, hi_t, n)
+        xs = _range_grid(args, first, "0:6", n)
 
         def fn(x):
             return mp.evaluate(auc.xreplace({shift: parse_in(first, x, first) / sp.sqrt(2)}), {}, digits)
         items.append(CV.series(f"AUC of the {test} (the paper's risk)", xs, fn, digits, "auc"))
         xlabel, ylabel = f"{first} (shift = {first}/sqrt 2)", "risk = AUC of the ROC"
         title = f"risk (AUC) of the {test} against {first}"
-    CV.write_series_csv(data, items, "x", "auc")
-    _draw_series(items, xlabel, ylabel, False, title, out)
-    print(f"wrote {out} and {data} ({len(items)} series, {sum(len(i.x) for i in items)} points)")
-    return 0
+    return _emit_series(items, "auc", xlabel, ylabel, title, out, data)
 
 
 def _ztest_series(args, mechanism, combos, out, data, n, digits):
@@ -603,11 +581,7 @@ def _ztest_series(args, mechanism, combos, out, data, n, digits):
     a0 = _split_list(args.alpha0, "alpha0_open", "alpha0")[0]
     items = []
     if args.mean is None:
-        try:
-            lo_t, hi_t = str(args.xrange if args.xrange != "0:6" else "0.001:0.3").split(":")
-        except ValueError:
-            raise UsageError(f"range={args.xrange}: range must be LO:HI") from None
-        xs = CV.lin_grid(lo_t, hi_t, n)
+        xs = _range_grid(args, "m", "0.001:0.3", n)
         xs = [x for x in xs if float(x) > 0]
 
         def run(mu, x, key):
@@ -629,10 +603,7 @@ def _ztest_series(args, mechanism, combos, out, data, n, digits):
                                digits, "unprotected"))
         xlabel, ylabel = "alpha (level of the Z-test)", "power (ROC)"
         title = f"Z-test ROC, m = {args.mean}, n = {args.sample_size}, noise sd = {args.noise_sd}, Gaussian mechanism"
-    CV.write_series_csv(data, items, "x", "ztest")
-    _draw_series(items, xlabel, ylabel, False, title, out)
-    print(f"wrote {out} and {data} ({len(items)} series, {sum(len(i.x) for i in items)} points)")
-    return 0
+    return _emit_series(items, "ztest", xlabel, ylabel, title, out, data)
 
 
 def _auc_contour(args, auc, shift, out, data, n, digits):
@@ -643,22 +614,13 @@ def _auc_contour(args, auc, shift, out, data, n, digits):
 
     import mpmath
 
-    from derive.domains import parse_in
-    from numeric import curves as CV
     from numeric.bridge import compile_mp, to_mpf
-    try:
-        (e_lo, e_hi), (d_lo, d_hi) = (str(args.xrange).split(":"), str(args.delta_range).split(":"))
-    except ValueError:
-        raise UsageError("range: --range and --delta-range are LO:HI") from None
-    for t in (d_lo, d_hi):
-        # the paper's Table 3 takes delta up to 1.5: any delta in (0, 2) keeps ln(2/delta) > 0
-        if parse_in("eps_positive", t, "delta_range") >= 2:
-            raise UsageError(f"delta_range={t}: delta_range must be in (0, 2) (ln(2/delta) > 0)")
-    for t in (e_lo, e_hi):
-        parse_in("eps", t, "range")
     m = min(int(args.points or 41), 81)
-    es = [e for e in CV.lin_grid(e_lo, e_hi, m)]
-    ds = CV.lin_grid(d_lo, d_hi, m)
+    es = _range_grid(args, "eps", "0:6", m)
+    # the paper's Table 3 takes delta up to 1.5: any delta in (0, 2) keeps ln(2/delta) > 0
+    ds = _range_grid(args, "delta_range", None, m, text=args.delta_range, key="eps_positive")
+    if mpmath.mpf(ds[-1]) >= 2:
+        raise UsageError(f"delta_range={args.delta_range}: delta_range must lie in (0, 2) (ln(2/delta) > 0)")
     fn = compile_mp(auc)
     grid = []
     with mpmath.workdps(digits + 10):
@@ -715,3 +677,29 @@ def _also_record(text: str):
     if missing:
         raise UsageError(f"also={text}: {name} needs {', '.join(missing)}")
     return mech.build(values, options)
+
+
+def _range_grid(args, name: str, default: str | None, n: int, text=None, key: str | None = None) -> list:
+    """n exact decimals from LO to HI of ``--range`` (or ``text``), each end checked in the domain of
+    ``name`` (or ``key``), LO < HI."""
+    from derive.domains import DOMAINS, parse_in
+    from numeric import curves as CV
+    raw = text if text is not None else (args.xrange if args.xrange is not None else default)
+    flag = "range" if text is None else name
+    parts = str(raw).split(":")
+    if len(parts) != 2:
+        raise UsageError(f"{flag}={raw}: {flag} must be LO:HI")
+    dom = key or (name if name in DOMAINS else "eps")
+    lo, hi = (parse_in(dom, t.strip(), flag) for t in parts)
+    if not lo < hi:
+        raise UsageError(f"{flag}={raw}: {flag} must be LO:HI with LO < HI")
+    return CV.lin_grid(parts[0].strip(), parts[1].strip(), n)
+
+
+def _emit_series(items, kind, xlabel, ylabel, title, out, data, logx=False, logy=False) -> int:
+    """Write the series' data, draw them, say so."""
+    from numeric import curves as CV
+    CV.write_series_csv(data, items, "x", kind)
+    _draw_series(items, xlabel, ylabel, logx, title, out, logy=logy)
+    print(f"wrote {out} and {data} ({len(items)} series, {sum(len(i.x) for i in items)} points)")
+    return 0
