@@ -94,6 +94,15 @@ def to_mpf(v):
     return v.mpf() if isinstance(v, Exact) else v
 
 
+def mpf_of(v, dps: int = 40):
+    """An exact rational result (``Exact``, a SymPy Rational: anything with p and q) as an mpf of ``dps``
+    digits, whatever the ambient precision; an mpf (or other number) unchanged."""
+    if hasattr(v, "p") and hasattr(v, "q"):
+        with mpmath.workdps(dps):
+            return mpmath.mpf(int(v.p)) / int(v.q)
+    return v
+
+
 def exact_of(r: sp.Rational) -> Exact:
     return Exact(int(r.p), int(r.q))
 

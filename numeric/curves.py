@@ -23,6 +23,8 @@ import mpmath
 
 from derive.tradeoff import TradeOff
 
+from .bridge import mpf_of
+
 
 @dataclass(frozen=True)
 class Curve:
@@ -81,10 +83,10 @@ def tradeoff_curve(record: TradeOff, alphas, digits: int = 15, label: str | None
     from . import mp
     betas, powers = [], []
     for a in alphas:
-        b = mpmath.mpf(_mpf(mp.tradeoff(record, a, digits)))
+        b = mpmath.mpf(mpf_of(mp.tradeoff(record, a, digits)))
         betas.append(b)
         if b > mpmath.mpf(1) / 2:
-            powers.append(mpmath.mpf(_mpf(mp.power(record, a, digits))))     # 1 - f small: its own form
+            powers.append(mpmath.mpf(mpf_of(mp.power(record, a, digits))))     # 1 - f small: its own form
         else:
             with mpmath.workdps(digits + 10):
                 powers.append(1 - b)        # 1 - f >= 1/2: the subtraction loses at most one bit
@@ -114,11 +116,6 @@ def timed_grid(record: TradeOff, alphas, coarse, digits: int = 15, budget: float
     return alphas, ""
 
 
-def _mpf(v):
-    if hasattr(v, "q"):
-        with mpmath.workdps(40):
-            return mpmath.mpf(v.p) / v.q
-    return v
 
 
 @dataclass(frozen=True)
@@ -140,7 +137,7 @@ class Series:
 
 def series(label: str, xs, fn, digits: int = 15, kind: str = "series") -> Series:
     """y = fn(x) (an mpf or an exact result) on the exact grid ``xs``."""
-    return Series(label, tuple(xs), tuple(mpmath.mpf(_mpf(fn(x))) for x in xs), digits, kind)
+    return Series(label, tuple(xs), tuple(mpmath.mpf(mpf_of(fn(x))) for x in xs), digits, kind)
 
 
 def write_series_csv(path, items, xname: str, yname: str) -> None:

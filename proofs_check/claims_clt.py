@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import mpmath
 
+from numeric.bridge import mpf_of
+
 from .outcomes import agreement
 from .registry import claim
 from .status import CONFIRMED, FAILED, Outcome
@@ -29,19 +31,13 @@ SU = "Su (2025) seed 004"
 _RR = ("0.01", "0.5", "1", "3")
 
 
-def _mpf(v):
-    """An exact result (numeric.bridge.Exact) at 40 digits, an mpf unchanged."""
-    if hasattr(v, "q"):
-        with mpmath.workdps(40):
-            return mpmath.mpf(v.p) / v.q
-    return v
 
 
 def _rr_functional(name):
     import derive
     from numeric import functionals as F
     for eps in _RR:
-        got = _mpf(F.functional(derive.randomized_response(eps), name, digits=25).value)
+        got = mpf_of(F.functional(derive.randomized_response(eps), name, digits=25).value)
         with mpmath.workdps(40):
             e = mpmath.mpf(eps)
             a = 1 / (1 + mpmath.exp(e))
@@ -84,7 +80,7 @@ def _gdp_functionals():
                 m = mpmath.mpf(mu)
                 refs = {"kl": m * m / 2, "kappa2": m * m + m**4 / 4}
             for name, ref in refs.items():
-                got = _mpf(F.functional(rec, name, digits=20, method="quadrature").value)
+                got = mpf_of(F.functional(rec, name, digits=20, method="quadrature").value)
                 yield {"mu": mu, "functional": name}, got, ref
     return agreement(rows(), mpmath.mpf(10) ** -18,
                      "numeric.functionals by quadrature (tanh-sinh over the record's slope law) vs the printed forms")
@@ -98,7 +94,7 @@ def _gdp_zcdp():
 
     def rows():
         for mu in ("0.5", "2"):
-            got = _mpf(F.link(derive.gaussian(mu), "zcdp", digits=20).value)
+            got = mpf_of(F.link(derive.gaussian(mu), "zcdp", digits=20).value)
             with mpmath.workdps(40):
                 yield {"mu": mu}, got, mpmath.mpf(mu) ** 2 / 2
     return agreement(rows(), mpmath.mpf(10) ** -18, "numeric.functionals.link(.., 'zcdp') vs mu^2/2")
@@ -112,7 +108,7 @@ def _gdp_tv():
 
     def rows():
         for mu in ("0.01", "1", "5"):
-            got = _mpf(F.link(derive.gaussian(mu), "tv", digits=20).value)
+            got = mpf_of(F.link(derive.gaussian(mu), "tv", digits=20).value)
             with mpmath.workdps(40):
                 # TV of N(0,1), N(mu,1) as the normal mass between the two means' midpoint mirror images
                 m = mpmath.mpf(mu)
@@ -163,7 +159,7 @@ def _band():
                 a = mpmath.mpf(alpha)
                 if not r.gamma <= a <= 1 - r.gamma:
                     continue
-                ex = _mpf(X.tradeoff(name, params, k, alpha, 20).value)
+                ex = mpf_of(X.tradeoff(name, params, k, alpha, 20).value)
                 lo, hi = C.band(r, a)
                 slack = min(ex - lo, hi - ex)
                 n += 1
@@ -191,7 +187,7 @@ def _edgeworth_gaussian():
             for eps in ("0.5", "2"):
                 with mpmath.workdps(40):
                     got = C.edgeworth_delta(r, mpmath.mpf(eps))
-                yield {"mu": mu, "k": k, "eps": eps}, got, _mpf(X.gdp_delta([(mu, k)], eps, 25).value)
+                yield {"mu": mu, "k": k, "eps": eps}, got, mpf_of(X.gdp_delta([(mu, k)], eps, 25).value)
     return agreement(rows(), mpmath.mpf(10) ** -22,
                      "numeric.clt.edgeworth_delta (cumulants from numeric.functionals) vs the exact GDP route")
 
@@ -216,7 +212,7 @@ def _clt_approx():
         params = {"eps": step_eps, "delta": f"1e-{j + 2}"}          # 0.1 / n
         worst = mpmath.mpf(0)
         for eps in ("0", "0.5", "1", "2"):
-            exact = _mpf(X.delta("approx-dp", params, n, eps, 20).value)
+            exact = mpf_of(X.delta("approx-dp", params, n, eps, 20).value)
             with mpmath.workdps(30):
                 limit = 1 - mpmath.exp(-total) * (1 - C.gdp_delta(mu, mpmath.mpf(eps), 20))
                 worst = max(worst, abs(exact - limit))
@@ -273,7 +269,7 @@ def _edgeworth_lattice():
     for name, eps0, k, at in (("laplace", "0.1", 10, "0.5"), ("randomized-response", "0.1", 100, "1")):
         rec = derive.laplace(eps0) if name == "laplace" else derive.randomized_response(eps0)
         r = C.clt([(rec, k)], 20)
-        exact = _mpf(X.delta(name, {"eps": eps0}, k, at, 20).value)
+        exact = mpf_of(X.delta(name, {"eps": eps0}, k, at, 20).value)
         with mpmath.workdps(30):
             e = mpmath.mpf(at)
             err_clt = C.gdp_delta(r.mu, e, 20) - exact

@@ -16,18 +16,14 @@ from __future__ import annotations
 
 import mpmath
 
+from numeric.bridge import mpf_of
+
 from .outcomes import agreement
 from .registry import claim
 
 SU = "Su (2025) seed 004"
 
 
-def _mpf(v):
-    """An exact result (numeric.bridge.Exact) at 40 digits, an mpf unchanged."""
-    if hasattr(v, "q"):
-        with mpmath.workdps(40):
-            return mpmath.mpf(v.p) / v.q
-    return v
 
 
 @claim("Mironov-Renyi:laplace", ("004",), SU + ", Sec. 1.1 (link to Renyi DP); Mironov (2017) Prop. 6", "identity",
@@ -43,7 +39,7 @@ def _renyi_laplace():
         for eps in ("0.1", "1", "3"):
             rec = derive.laplace(eps)
             for lam in ("1.5", "10", "100"):
-                got = _mpf(F.link(rec, "renyi", order=lam, digits=25).value)
+                got = mpf_of(F.link(rec, "renyi", order=lam, digits=25).value)
                 with mpmath.workdps(50):
                     e, l = mpmath.mpf(eps), mpmath.mpf(lam)
                     ref = mpmath.log(l / (2 * l - 1) * mpmath.exp((l - 1) * e)
@@ -60,7 +56,7 @@ def _kl_laplace():
 
     def rows():
         for eps in ("0.01", "0.5", "2", "8"):
-            got = _mpf(F.functional(derive.laplace(eps), "kl", digits=25).value)
+            got = mpf_of(F.functional(derive.laplace(eps), "kl", digits=25).value)
             with mpmath.workdps(40):
                 e = mpmath.mpf(eps)
 
@@ -82,7 +78,7 @@ def _renyi_gdp():
     def rows():
         for mu in ("0.3", "2.5"):
             for lam in ("1.25", "3", "20"):
-                got = _mpf(F.functional(derive.gaussian(mu), "renyi", order=lam, digits=20, method="quadrature").value)
+                got = mpf_of(F.functional(derive.gaussian(mu), "renyi", order=lam, digits=20, method="quadrature").value)
                 with mpmath.workdps(40):
                     yield {"mu": mu, "order": lam}, got, mpmath.mpf(lam) * mpmath.mpf(mu) ** 2 / 2
     return agreement(rows(), mpmath.mpf(10) ** -18,
@@ -103,7 +99,7 @@ def _dg_functionals():
                 refs = {"kl": 1 / (2 * x), "zcdp": 1 / (2 * x),
                         "tv": 1 / mpmath.jtheta(3, 0, mpmath.exp(-1 / (2 * x)))}
             for name, ref in refs.items():
-                got = _mpf(F.link(rec, name, digits=25).value)
+                got = mpf_of(F.link(rec, name, digits=25).value)
                 yield {"sigma2": s2, "functional": name}, got, ref
     return agreement(rows(), mpmath.mpf(10) ** -22,
                      "numeric.functionals (sums over the integers) vs 1/(2 s2) and the theta function")
@@ -120,7 +116,7 @@ def _renyi_rr():
         for eps in ("0.05", "1", "4"):
             rec = derive.randomized_response(eps)
             for lam in ("1.5", "2", "30"):
-                got = _mpf(F.link(rec, "renyi", order=lam, digits=25).value)
+                got = mpf_of(F.link(rec, "renyi", order=lam, digits=25).value)
                 with mpmath.workdps(50):
                     e, l = mpmath.mpf(eps), mpmath.mpf(lam)
                     a = 1 / (1 + mpmath.exp(-e))

@@ -289,6 +289,7 @@ def _composition_curves(args, mechanism, records, combo):
     from numeric import clt as C
     from numeric import compose_exact as X
     from numeric import curves as CV
+    from numeric.bridge import mpf_of
     k = int(args.k)
     rec = records.get(combo)
     n = int(args.points or 25)
@@ -308,8 +309,8 @@ def _composition_curves(args, mechanism, records, combo):
     if exact:
         for a in alphas:
             v = X.tradeoff(name, combo, k, a, digits)
-            betas.append(mpmath.mpf(CV._mpf(v.value)))
-            powers.append(mpmath.mpf(CV._mpf(v.complement)))
+            betas.append(mpmath.mpf(mpf_of(v.value)))
+            powers.append(mpmath.mpf(mpf_of(v.complement)))
         how = "exact"
     else:
         from numeric import pld
@@ -539,6 +540,7 @@ def _auc_series(args, mechanism, given, combos, out, data, n, digits):
     from derive.symbols import alpha as ALPHA
     from numeric import curves as CV
     from numeric import mp
+    from numeric.bridge import mpf_of
     laplace = mechanism.name == "laplace"
     power, auc, shift = ((T.laplace_power(), T.laplace_auc_printed(), T.r) if laplace else
                          (T.normal_power(), T.normal_auc_printed(), T.d))
@@ -555,7 +557,7 @@ def _auc_series(args, mechanism, given, combos, out, data, n, digits):
         for c in combos:
             sub = {shift: parse_in(first, c[first], first) / sp.sqrt(2)}
             a_val = mp.evaluate(auc.xreplace(sub), {}, digits)
-            label = f"{mechanism.name} {first} = {c[first]}: AUC = {mpmath.nstr(CV._mpf(a_val), 6)}"
+            label = f"{mechanism.name} {first} = {c[first]}: AUC = {mpmath.nstr(mpf_of(a_val), 6)}"
             items.append(CV.series(label, xs, lambda a, e=power.xreplace(sub): mp.evaluate(e, {ALPHA: a}, digits),
                                    digits, "roc"))
         xlabel, ylabel = SERIES_AXES["auc"][0], SERIES_AXES["auc"][1]
