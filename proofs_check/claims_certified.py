@@ -290,6 +290,23 @@ def certify_rho_a0(cases, alpha0s=ALPHA0) -> Outcome:
 attach_certify("DF-rho-a0")(lambda: certify_rho_a0(mechanism_cases()))
 
 
+def _sweep(tally, lines, statement: str, slack, symbol, points, where: dict, label: str, budget: int,
+           cells=None, detail: str = "relative slack", name: str | None = None) -> None:
+    """Certify ``slack >= 0`` at ``points`` ((shown text, exact value) pairs of ``symbol``) and over the
+    cells between consecutive points (or ``cells``); a failure raises _Failure, the interval coverage
+    goes to ``lines`` under ``label``."""
+    for text, value in points:
+        tally.take(statement, C.certify_nonneg(slack, {symbol: value}), {**where, name or str(symbol): text}, detail)
+    values = [v for _, v in points]
+    rep = C.certify_cells(slack, symbol, cells if cells is not None else list(zip(values, values[1:])),
+                          budget=budget)
+    if rep.failed:
+        raise _Failure(_cell_failure(rep, label, statement))
+    ends = cells if cells is not None else [(values[0], values[-1])]
+    text, info = _interval_text(rep, C.fmt(ends[0][0], 6), C.fmt(ends[-1][1], 6))
+    lines.append((label, text, info))
+
+
 # ------------------------------------------------------------------ KZ-T2.5, KZ-T3.9:gaussian
 def _gauss_tail_expr(mu, e):
     """P(|Z| > e) for Z ~ N(mu^2/2, mu^2) (the privacy loss of the Gaussian mechanism), in Phi."""
@@ -325,15 +342,9 @@ def certify_t25() -> Outcome:
             tail = _gauss_tail_expr(mu, eps_prime)
             # (tail - delta)/tail: resolved, the shared term Phi(mu/2 - eps/mu) cancels exactly (SymPy)
             slack = (tail - rec.bind(rec.profile)) / tail
-            pts = [sp.Rational(e) for e in T25_EPS]
-            for e_t, e in zip(T25_EPS, pts):
-                tally.take("delta_DP <= P(|Z| > eps)", C.certify_nonneg(slack, {eps_prime: e}),
-                           {"mu": mu_t, "eps": e_t}, "relative slack 1 - delta_DP/P(|Z| > eps)")
-            rep = C.certify_cells(slack, eps_prime, list(zip(pts, pts[1:])), budget=T25_BUDGET)
-            if rep.failed:
-                raise _Failure(_cell_failure(rep, f"mu = {mu_t}", "delta_DP <= P(|Z| > eps)"))
-            text, info = _interval_text(rep, T25_EPS[0], T25_EPS[-1])
-            lines.append((f"mu = {mu_t} (eps)", text, info))
+            _sweep(tally, lines, "delta_DP <= P(|Z| > eps)", slack, eps_prime,
+                   [(e, sp.Rational(e)) for e in T25_EPS], {"mu": mu_t}, f"mu = {mu_t} (eps)", T25_BUDGET,
+                   detail="relative slack 1 - delta_DP/P(|Z| > eps)", name="eps")
     except _Failure as stop:
         return stop.outcome
     return _finish(tally, lines,
@@ -362,15 +373,9 @@ def certify_t39_gaussian() -> Outcome:
             dp = d * (1 + c)
             ep = S.eps_prime().xreplace({sy.eps: e, sy.delta: d, S.delta_p: dp})
             slack = 1 - _gauss_tail_expr(sp.Rational(mu_t), ep) / dp
-            pts = [sp.Rational(x) for x in T39_C]
-            for c_t, cv in zip(T39_C, pts):
-                tally.take("P(|Z| > eps') <= delta'", C.certify_nonneg(slack, {c: cv}),
-                           {"mu": mu_t, "eps": e_t, "c": c_t}, "relative slack 1 - P(|Z| > eps')/delta'")
-            rep = C.certify_cells(slack, c, list(zip(pts, pts[1:])), budget=T39_BUDGET)
-            if rep.failed:
-                raise _Failure(_cell_failure(rep, f"mu = {mu_t}, eps = {e_t}", "P(|Z| > eps') <= delta'"))
-            text, info = _interval_text(rep, T39_C[0], T39_C[-1])
-            lines.append((f"mu = {mu_t}, eps = {e_t} (c)", text, info))
+            _sweep(tally, lines, "P(|Z| > eps') <= delta'", slack, c, [(x, sp.Rational(x)) for x in T39_C],
+                   {"mu": mu_t, "eps": e_t}, f"mu = {mu_t}, eps = {e_t} (c)", T39_BUDGET,
+                   detail="relative slack 1 - P(|Z| > eps')/delta'")
     except _Failure as stop:
         return stop.outcome
     return _finish(tally, lines,
@@ -517,27 +522,21 @@ def certify_kz_exa1() -> Outcome:
             et, tau = S.eps_tilde(e), S.tau(e)
             up, down = S.difference_at_prior(et), S.difference_at_prior(-et)
             slack = (tau - sp.Min(sp.Abs(up), sp.Abs(down))) / tau
+            # at p = 1/2 the output +eps~ moves the posterior by tau exactly (the construction of eps~):
+            # an equality, decided by SymPy (tanh(eps~/2) = 2 tau), never by overlapping balls
+            half = sp.Rational(1, 2)
+            at_half = sp.simplify((up - tau).xreplace({prior: half, prior_c: half}).rewrite(sp.exp))
+            if at_half != 0:
+                raise _Failure(Outcome(FAILED, certified=True, method=METHOD, worst_at={"eps": e_t, "p": "1/2"},
+                                       detail="U(1/2, eps~) - 1/2 is not tau exactly",
+                                       counterexample={"eps": e_t, "U - 1/2 - tau": str(at_half)}))
+            statement = "at most one output breaks the bound"
             for side, sym, sub in (("p <= 1/2", prior, {prior_c: 1 - prior}), ("p >= 1/2", q, {prior: 1 - q, prior_c: q})):
-                sl = slack.xreplace(sub)
-                # at p = 1/2 the output +eps~ moves the posterior by tau exactly (the construction of eps~):
-                # an equality, decided by SymPy (tanh(eps~/2) = 2 tau), never by overlapping balls
-                half = sp.Rational(1, 2)
-                at_half = sp.simplify((up - tau).xreplace({prior: half, prior_c: half}).rewrite(sp.exp))
-                if at_half != 0:
-                    raise _Failure(Outcome(FAILED, certified=True, method=METHOD, worst_at={"eps": e_t, "p": "1/2"},
-                                           detail="U(1/2, eps~) - 1/2 is not tau exactly",
-                                           counterexample={"eps": e_t, "U - 1/2 - tau": str(at_half)}))
-                tally.take("at most one output breaks the bound", C.Verdict(True, mpmath.mpf(0), mpmath.mpf(0),
-                                                                            "exact"),
+                tally.take(statement, C.Verdict(True, mpmath.mpf(0), mpmath.mpf(0), "exact"),
                            {"eps": e_t, "side": side, str(sym): "1/2"}, "exact equality at p = 1/2")
-                for v in EXA_P[:-1]:
-                    tally.take("at most one output breaks the bound", C.certify_nonneg(sl, {sym: v}),
-                               {"eps": e_t, "side": side, str(sym): C.fmt(v, 6)}, "relative slack")
-                rep = C.certify_cells(sl, sym, list(zip(EXA_P, EXA_P[1:])), budget=CELL_BUDGET // 4)
-                if rep.failed:
-                    raise _Failure(_cell_failure(rep, f"eps = {e_t}, {side}", "at most one output breaks the bound"))
-                text, info = _interval_text(rep, "1e-300", "1/2")
-                lines.append((f"eps = {e_t}, {side} ({sym})", text, info))
+                _sweep(tally, lines, statement, slack.xreplace(sub), sym, [(C.fmt(v, 6), v) for v in EXA_P[:-1]],
+                       {"eps": e_t, "side": side}, f"eps = {e_t}, {side} ({sym})", CELL_BUDGET // 4,
+                       cells=list(zip(EXA_P, EXA_P[1:])))
     except _Failure as stop:
         return stop.outcome
     return _finish(tally, lines, "tau(eps) - min(|U - p|, |L - p|) >= 0 at eps~ certified with arb balls, "
