@@ -309,9 +309,9 @@ def _sweep(tally, lines, statement: str, slack, symbol, points, where: dict, lab
 
 # ------------------------------------------------------------------ KZ-T2.5, KZ-T3.9:gaussian
 def _gauss_tail_expr(mu, e):
-    """P(|Z| > e) for Z ~ N(mu^2/2, mu^2) (the privacy loss of the Gaussian mechanism), in Phi."""
-    from derive.special import Phi
-    return Phi(mu / 2 - e / mu) + Phi(-mu / 2 - e / mu)
+    """P(|Z| > e) for the Gaussian mechanism's privacy loss: ``claims_semantics.gauss_tail_expr`` (one
+    source; the mutation tests replace it here)."""
+    return claims_semantics.gauss_tail_expr(mu, e)
 
 
 #: (mu, eps grid) of the certified KZ-T2.5 and (mu, eps, c) of KZ-T3.9:gaussian (the ordinary checks' points)

@@ -225,10 +225,25 @@ def _t39():
                    "the inverse in eps returns eps, and delta = 0 gives eps' = eps", probes=_PROBES)
 
 
+_MU, _X = sp.symbols("mu_tail x_tail", positive=True)
+
+
+def gauss_tail_expr(mu, x):
+    """P(|Z| > x) for Z ~ N(mu^2/2, mu^2), the privacy loss of N(mu, 1) against N(0, 1), in Phi (written
+    with the arguments of the Gaussian record's profile, so that a difference with it cancels exactly).
+    The one source of this tail: the ordinary checks evaluate it, ``claims_certified`` encloses it."""
+    return Phi(mu / 2 - x / mu) + Phi(-mu / 2 - x / mu)
+
+
+_TAIL_FN = []
+
+
 def _gauss_tail(mu, x):
-    """P(|Z| > x) for Z ~ N(mu^2/2, mu^2), the privacy loss of N(mu, 1) against N(0, 1)."""
-    m, s = mu * mu / 2, mu
-    return mpmath.ncdf(-(x - m) / s) + mpmath.ncdf((-x - m) / s)
+    """``gauss_tail_expr`` at mpf mu, x (the compiled form, at the ambient precision)."""
+    if not _TAIL_FN:
+        _TAIL_FN.append(compile_mp(gauss_tail_expr(_MU, _X)))
+    from numeric.bridge import to_mpf
+    return to_mpf(_TAIL_FN[0]({_MU: mu, _X: x}))
 
 
 def _gauss_delta(mu_text: str, e_text: str):
