@@ -33,19 +33,23 @@ SU = "Su (2025) seed 004"
              r"+\frac{\lambda-1}{2\lambda-1}e^{-\lambda\varepsilon}\Bigr)")
 def _renyi_laplace():
     import derive
-    from numeric import functionals as F
 
-    def rows():
-        for eps in ("0.1", "1", "3"):
-            rec = derive.laplace(eps)
-            for lam in ("1.5", "10", "100"):
-                got = mpf_of(F.link(rec, "renyi", order=lam, digits=25).value)
-                with mpmath.workdps(50):
-                    e, l = mpmath.mpf(eps), mpmath.mpf(lam)
-                    ref = mpmath.log(l / (2 * l - 1) * mpmath.exp((l - 1) * e)
-                                     + (l - 1) / (2 * l - 1) * mpmath.exp(-l * e)) / (l - 1)
-                yield {"eps": eps, "order": lam}, got, ref
-    return agreement(rows(), mpmath.mpf(10) ** -22, "numeric.functionals.link(.., 'renyi') vs Mironov's closed form")
+    def mironov(e, l):
+        return mpmath.log(l / (2 * l - 1) * mpmath.exp((l - 1) * e) + (l - 1) / (2 * l - 1) * mpmath.exp(-l * e)) / (l - 1)
+    return agreement(_renyi_rows(derive.laplace, ("0.1", "1", "3"), ("1.5", "10", "100"), mironov),
+                     mpmath.mpf(10) ** -22, "numeric.functionals.link(.., 'renyi') vs Mironov's closed form")
+
+
+def _renyi_rows(make, eps_values, orders, reference):
+    """({eps, order}, the toolkit's D_lambda by numeric.functionals.link, reference(eps, lambda) at 50 digits)."""
+    from numeric import functionals as F
+    for eps in eps_values:
+        rec = make(eps)
+        for lam in orders:
+            got = mpf_of(F.link(rec, "renyi", order=lam, digits=25).value)
+            with mpmath.workdps(50):
+                ref = reference(mpmath.mpf(eps), mpmath.mpf(lam))
+            yield {"eps": eps, "order": lam}, got, ref
 
 
 @claim("SU-kl:laplace", ("004",), SU + ", Sec. 3.3 (kl(f) of a pair is KL(P || Q))", "identity",
@@ -110,18 +114,11 @@ def _dg_functionals():
        "a = e^eps/(1 + e^eps): the Renyi divergence of the two-point randomized-response pair")
 def _renyi_rr():
     import derive
-    from numeric import functionals as F
 
-    def rows():
-        for eps in ("0.05", "1", "4"):
-            rec = derive.randomized_response(eps)
-            for lam in ("1.5", "2", "30"):
-                got = mpf_of(F.link(rec, "renyi", order=lam, digits=25).value)
-                with mpmath.workdps(50):
-                    e, l = mpmath.mpf(eps), mpmath.mpf(lam)
-                    a = 1 / (1 + mpmath.exp(-e))
-                    ref = mpmath.log(a**l * (1 - a) ** (1 - l) + (1 - a) ** l * a ** (1 - l)) / (l - 1)
-                yield {"eps": eps, "order": lam}, got, ref
-    return agreement(rows(), mpmath.mpf(10) ** -22,
+    def two_outcomes(e, l):
+        a = 1 / (1 + mpmath.exp(-e))
+        return mpmath.log(a**l * (1 - a) ** (1 - l) + (1 - a) ** l * a ** (1 - l)) / (l - 1)
+    return agreement(_renyi_rows(derive.randomized_response, ("0.05", "1", "4"), ("1.5", "2", "30"), two_outcomes),
+                     mpmath.mpf(10) ** -22,
                      "numeric.functionals.link(.., 'renyi') (SymPy integral of |f'|^(1 - lambda)) vs the sum over "
                      "the two outcomes of the pair")

@@ -70,3 +70,10 @@ def mutated_record(constructor, substitution):
     """A constructor whose power and trade-off have ``substitution`` ({symbol: expression}) applied."""
     return with_record(constructor, **{f: (lambda rec, f=f: getattr(rec, f).subs(substitution))
                                        for f in ("tradeoff", "power")})
+
+
+def quadrature_off_by_1e_12(monkeypatch):
+    """numeric.functionals' quadrature route returning its value times 1 + 1e-12."""
+    from numeric import functionals as F
+    orig = F._quadrature
+    monkeypatch.setattr(F, "_quadrature", lambda r, n, lam, d: orig(r, n, lam, d) * (1 + mpmath.mpf(10) ** -12))

@@ -11,7 +11,7 @@ from numeric import clt as C
 from numeric import functionals as F
 from proofs_check.discovery import all_claims
 
-from mutations import assert_failed, assert_passes
+from mutations import assert_failed, assert_passes, quadrature_off_by_1e_12
 
 all_claims()
 
@@ -40,8 +40,7 @@ def test_rr_functionals_catch_a_wrong_value(monkeypatch):
 
 def test_gdp_functionals_catch_a_wrong_quadrature(monkeypatch):
     assert_passes("SU-functionals:gdp")
-    orig = F._quadrature
-    monkeypatch.setattr(F, "_quadrature", lambda r, n, lam, d: orig(r, n, lam, d) * (1 + mpmath.mpf(10) ** -12))
+    quadrature_off_by_1e_12(monkeypatch)
     assert_failed("SU-functionals:gdp")
 
 

@@ -15,20 +15,26 @@ from numeric import discrete_gaussian as DG
 from numeric import functionals as F
 from proofs_check.discovery import all_claims
 
-from mutations import assert_failed, assert_passes
+from mutations import assert_failed, assert_passes, quadrature_off_by_1e_12
 
 all_claims()
 
 
-def test_laplace_renyi_catches_a_wrong_closed_form(monkeypatch):
-    assert_passes("Mironov-Renyi:laplace")
+def _renyi_closed_form_off_by_1e_12(monkeypatch):
     orig = D.closed_form
 
     def wrong(record, name):
         expr = orig(record, name)
         return expr * (1 + sp.Rational(1, 10**12)) if name == "renyi" else expr
     monkeypatch.setattr(D, "closed_form", wrong)
-    assert_failed("Mironov-Renyi:laplace")
+
+
+def test_renyi_links_catch_a_wrong_closed_form(monkeypatch):
+    for claim_id in ("Mironov-Renyi:laplace", "SU-link:rr-renyi"):
+        assert_passes(claim_id)
+    _renyi_closed_form_off_by_1e_12(monkeypatch)
+    for claim_id in ("Mironov-Renyi:laplace", "SU-link:rr-renyi"):
+        assert_failed(claim_id)
 
 
 def test_laplace_kl_catches_a_wrong_closed_form(monkeypatch):
@@ -41,8 +47,7 @@ def test_laplace_kl_catches_a_wrong_closed_form(monkeypatch):
 
 def test_gdp_renyi_catches_a_wrong_quadrature(monkeypatch):
     assert_passes("SU-link:gdp-renyi")
-    orig = F._quadrature
-    monkeypatch.setattr(F, "_quadrature", lambda r, n, lam, d: orig(r, n, lam, d) * (1 + mpmath.mpf(10) ** -12))
+    quadrature_off_by_1e_12(monkeypatch)
     assert_failed("SU-link:gdp-renyi")
 
 
@@ -63,17 +68,6 @@ def test_approx_clt_catches_a_wrong_limit(monkeypatch):
     orig = C.gdp_delta
     monkeypatch.setattr(C, "gdp_delta", lambda mu, eps, digits: orig(mu * (1 + mpmath.mpf("0.01")), eps, digits))
     assert_failed("DRS-Thm3.6:approx")
-
-
-def test_rr_renyi_catches_a_wrong_closed_form(monkeypatch):
-    assert_passes("SU-link:rr-renyi")
-    orig = D.closed_form
-
-    def wrong(record, name):
-        expr = orig(record, name)
-        return expr * (1 + sp.Rational(1, 10**12)) if name == "renyi" else expr
-    monkeypatch.setattr(D, "closed_form", wrong)
-    assert_failed("SU-link:rr-renyi")
 
 
 def test_laplace_clt_catches_a_wrong_mu(monkeypatch):

@@ -20,6 +20,7 @@ import pytest
 import derive
 from derive.errors import DomainError
 from numeric import functionals as F
+from numeric.bridge import mpf_of
 
 from cli_runner import assert_usage_error, run
 
@@ -57,8 +58,7 @@ def _rr_expect(eps, h):
 
 
 def close(got, ref, rel=1e-13):
-    if hasattr(got, "q"):                                   # an exact rational result (numeric.bridge.Exact)
-        got = mpmath.mpf(got.p) / got.q
+    got = mpf_of(got)                                       # an exact rational result (numeric.bridge.Exact)
     assert abs(got - ref) <= rel * abs(ref), (got, ref)
 
 
