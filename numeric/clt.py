@@ -161,18 +161,6 @@ def edgeworth_delta(res: CltResult, eps):
     return _survival_y(res, e) - mpmath.exp(e) * _survival_x(res, e)
 
 
-def _bisect(h, lo, hi, iters=None):
-    """Root of an increasing h on [lo, hi] by bisection to the working precision."""
-    n = iters or int(mpmath.mp.prec + 60)
-    for _ in range(n):
-        mid = (lo + hi) / 2
-        if h(mid) < 0:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
-
-
 def edgeworth_beta(res: CltResult, alpha):
     """beta at alpha of the Neyman-Pearson test on the Edgeworth laws: F_Y(t) with 1 - F_X(t) = alpha;
     None when the approximate survival function does not cross alpha monotonically in the window."""
@@ -182,7 +170,8 @@ def edgeworth_beta(res: CltResult, alpha):
     lo, hi = k1 - 12 * s, k1 + 40 * s
     if not (_survival_x(res, lo) > a > _survival_x(res, hi)):
         return None
-    t = _bisect(lambda t: a - _survival_x(res, t), lo, hi)
+    from .compose_exact import _solve_decreasing
+    t = _solve_decreasing(lambda t: _survival_x(res, t), a, lo, hi)
     return _cdf_y(res, t)
 
 
@@ -195,7 +184,8 @@ def edgeworth_eps(res: CltResult, delta):
         return mpmath.mpf(0)
     if not edgeworth_delta(res, hi) < d:
         return None
-    return _bisect(lambda e: d - edgeworth_delta(res, e), mpmath.mpf(0), hi)
+    from .compose_exact import _solve_decreasing
+    return _solve_decreasing(lambda e: edgeworth_delta(res, e), d, mpmath.mpf(0), hi)
 
 
 def gdp_delta(mu, eps, digits: int):
