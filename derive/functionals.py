@@ -113,7 +113,8 @@ def _maxn(at: dict) -> int:
 def _sign(expr: sp.Expr, at: dict) -> int:
     """Sign of a numeric expression at the values (SymPy's adaptive evalf, strict); 0 only when the
     expression is 0; ValueError when neither evalf nor simplify decides."""
-    e = sp.sympify(expr).xreplace(at)
+    expr = sp.sympify(expr)              # a SymPy expression or a Python number, never a string
+    e = expr.xreplace(at)
     if e in (sp.oo, -sp.oo):
         return 1 if e is sp.oo else -1
     if e.is_Number:
@@ -123,7 +124,7 @@ def _sign(expr: sp.Expr, at: dict) -> int:
     except sp.core.evalf.PrecisionExhausted:
         # cancellation beyond any precision (eps = 1e300: two terms of size e^-eps): decide the sign of
         # the simplified expression from the symbols' assumptions, else evaluate the simplified form
-        simple = sp.simplify(sp.together(sp.sympify(expr)))
+        simple = sp.simplify(sp.together(expr))
         if simple == 0:
             return 0
         if simple.is_positive:
