@@ -9,8 +9,8 @@ METHODS = ("clt", "berry-esseen", "edgeworth")
 
 
 def register(sub):
-    from .compose_fdp import ENGINE
-    from .common import MECHANISM_FLAGS, _FLAG_MEANING, _MechanismValue, mechanism_help, numbers, output_parent
+    from .compose_fdp import ENGINE, add_engine_mechanism
+    from .common import mechanism_help, output_parent
     p = subparser(sub, "clt", "privacy CLT, Berry-Esseen band and Edgeworth approximation of a composition",
                   "For symmetric steps f_i (k copies of MECH, or a --spec list): the CLT mu = 2 sum kl / "
                   "sqrt(sum kappa2) (Dong-Roth-Su Thm 3.4), the Berry-Esseen mu_berry_esseen and gamma with the "
@@ -24,12 +24,7 @@ def register(sub):
                    "dp-derive clt laplace --eps 0.1 --k 10 --at-eps 0.5 --digits 30 --json",
                    "dp-derive clt gaussian --mu 0.5 --k 4 --at-delta 1e-5 --method edgeworth"],
                   parents=[output_parent(formats=("text", "json"))])
-    p.add_argument("mechanism", metavar="MECH", nargs="?", choices=tuple(ENGINE),
-                   help="one of: " + ", ".join(ENGINE) + " (or give --spec)")
-    for name in MECHANISM_FLAGS:
-        p.add_argument(f"--{name}", type=numbers(None, name), action=_MechanismValue, default=None,
-                       metavar=name.upper(), help=_FLAG_MEANING[name])
-    p.add_argument("--k", type=number("count", "k"), default=None, help="how many copies (with MECH)")
+    add_engine_mechanism(p)
     p.add_argument("--spec", default=None, action=Once, metavar="FILE.json",
                    help="a heterogeneous list, the format of compose fdp --spec (no subsampling)")
     q = p.add_mutually_exclusive_group()

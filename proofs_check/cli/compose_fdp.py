@@ -26,6 +26,17 @@ ENGINE = {"gaussian": ("gaussian", ("mu",)), "laplace": ("laplace", ("eps",)),
           "discrete-gaussian": ("discrete_gaussian", ("sigma2",))}
 
 
+def add_engine_mechanism(p) -> None:
+    """MECH (optional beside --spec), the mechanism flags and --k: the composition engine's inputs."""
+    from .common import MECHANISM_FLAGS, _FLAG_MEANING, _MechanismValue, numbers
+    p.add_argument("mechanism", metavar="MECH", nargs="?", choices=tuple(ENGINE),
+                   help="one of: " + ", ".join(ENGINE) + " (or give --spec)")
+    for name in MECHANISM_FLAGS:
+        p.add_argument(f"--{name}", type=numbers(None, name), action=_MechanismValue, default=None,
+                       metavar=name.upper(), help=_FLAG_MEANING[name])
+    p.add_argument("--k", type=number("count", "k"), default=None, help="how many copies (with MECH)")
+
+
 def register(kinds, out):
     f = subparser(kinds, "fdp", "the composed trade-off function: a certified bracket",
                   "k-fold (or heterogeneous, --spec) composition of trade-off functions, evaluated by the "
@@ -36,13 +47,7 @@ def register(kinds, out):
                   ["dp-derive compose fdp laplace --eps 0.1 --k 10 --at-delta 1e-6",
                    "dp-derive compose fdp gaussian --mu 0.5 --k 100 --alpha 1e-10 --json",
                    "dp-derive compose fdp --spec spec.json --at-eps 1"], parents=[out])
-    f.add_argument("mechanism", metavar="MECH", nargs="?", choices=tuple(ENGINE),
-                   help="one of: " + ", ".join(ENGINE) + " (or give --spec)")
-    from .common import MECHANISM_FLAGS, _FLAG_MEANING, _MechanismValue, numbers
-    for name in MECHANISM_FLAGS:
-        f.add_argument(f"--{name}", type=numbers(None, name), action=_MechanismValue, default=None,
-                       metavar=name.upper(), help=_FLAG_MEANING[name])
-    f.add_argument("--k", type=number("count", "k"), default=None, help="how many copies (with MECH)")
+    add_engine_mechanism(f)
     f.add_argument("--spec", default=None, action=Once, metavar="FILE.json",
                    help='a heterogeneous list: {"mechanisms": [{"mechanism": "gaussian", "mu": "0.5", '
                         '"count": 10}, ...]} (same names as the flags; "p" subsamples a gaussian)')

@@ -359,8 +359,14 @@ def _draw(curves, log, title, out):
         ax.set_ylabel("beta = f(alpha) (type II error)")
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
+    _finish_axes(plt, fig, ax, title, out)
+
+
+def _finish_axes(plt, fig, ax, title, out, legend=True):
+    """Title, legend, grid; write the image and close the figure."""
     ax.set_title(_wrap(title), fontsize=9)
-    ax.legend(fontsize=7)
+    if legend:
+        ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(out)
@@ -451,12 +457,7 @@ def _draw_series(items, xlabel, ylabel, logx, title, out, logy=False):
         ax.set_yscale("log")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.set_title(_wrap(title), fontsize=9)
-    ax.legend(fontsize=7)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(out)
-    plt.close(fig)
+    _finish_axes(plt, fig, ax, title, out)
 
 
 def _attack_series(args, mechanism, records, given, combos, out, data, n, digits):
@@ -645,12 +646,8 @@ def _auc_contour(args, auc, shift, out, data, n, digits):
     ax.clabel(cs, fontsize=7)
     ax.set_xlabel("eps")
     ax.set_ylabel("delta")
-    ax.set_title(_wrap("risk (AUC of the two-sided normal test) of the (eps, delta) Gaussian mechanism, "
-                       "d = eps/(2 sqrt(ln(2/delta)))"), fontsize=9)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(out)
-    plt.close(fig)
+    _finish_axes(plt, fig, ax, "risk (AUC of the two-sided normal test) of the (eps, delta) Gaussian mechanism, "
+                 "d = eps/(2 sqrt(ln(2/delta)))", out, legend=False)
     print(f"wrote {out} and {data} (a {m} x {m} grid of the risk over eps and delta)")
     return 0
 
