@@ -17,8 +17,14 @@ returned sigma is one at which the engine's upper end was evaluated and met the 
 provably meets it (up to the engine's stated assumptions).  ``max_epochs`` is the dual: the largest
 whole number of epochs that keeps eps_upper <= target for a given sigma.
 
-Uniform (fixed-size) sampling has a different dominating pair (replace-one neighbours) that the
-engine does not hold: it is refused, not approximated.
+Fixed-size (uniform) sampling of B = q n records: seed 004 Sec. 4.1 states that T steps are
+C_q(G_{1/sigma})^{(x)T}-DP (Dong, Roth, Su 2022 Thm 4.2 with one step G_{1/sigma}; Bu, Dong, Long, Su
+2020), neighbours differing by the replacement of one record.  C_q(f) = min{f_q, f_q^{-1}}** is the
+trade-off function of one symmetric pair (``numeric.pld_mechanisms.SymmetricHull``: the remove pair
+above for loss > 0, an atom at 0, its mirror for loss < 0), composed T times by the same engine.  As
+in the paper, one step is taken to be G_{1/sigma} (the clipped sum moves by at most the clipping
+norm); a user whose replaced record can move the clipped sum by twice the norm passes sigma / 2.
+It is never smaller than the Poisson value at the same q (C_q(f) <= f_q and <= f_q^{-1}).
 """
 
 from __future__ import annotations
@@ -98,10 +104,12 @@ def rate(n, batch) -> Fraction:
     return bb / nn
 
 
+SAMPLINGS = ("poisson", "uniform")
+
+
 def _check_sampling(sampling: str):
-    if sampling != "poisson":
-        raise DomainError("sampling", sampling, "poisson (the engine holds the Poisson-subsampled Gaussian pair; "
-                                                "fixed-size uniform sampling is not implemented)")
+    if sampling not in SAMPLINGS:
+        raise DomainError("sampling", sampling, "poisson or uniform")
 
 
 def mu_clt(q: Fraction, sigma: Fraction, steps: int):
@@ -110,10 +118,10 @@ def mu_clt(q: Fraction, sigma: Fraction, steps: int):
     return mpmath.mpf(q.numerator) / q.denominator * mpmath.sqrt(steps * mpmath.expm1(1 / s**2))
 
 
-def _composition(q: Fraction, sigma: Fraction, steps: int):
+def _composition(q: Fraction, sigma: Fraction, steps: int, sampling: str = "poisson"):
     from . import pld, pld_mechanisms as M
-    return pld.compose([(M.subsampled_gaussian(f"{q.numerator}/{q.denominator}",
-                                               f"{sigma.numerator}/{sigma.denominator}"), steps)])
+    step = M.subsampled_gaussian if sampling == "poisson" else M.uniform_subsampled_gaussian
+    return pld.compose([(step(f"{q.numerator}/{q.denominator}", f"{sigma.numerator}/{sigma.denominator}"), steps)])
 
 
 def account(n, batch, sigma, *, epochs=None, steps=None, sampling="poisson", at_delta=None,
@@ -126,7 +134,7 @@ def account(n, batch, sigma, *, epochs=None, steps=None, sampling="poisson", at_
     s = _exact(sigma, "noise_multiplier", "sigma")
     with mpmath.workdps(30):
         mu = mu_clt(q, s, T)
-    comp = _composition(q, s, T)
+    comp = _composition(q, s, T, sampling)
     if (at_delta is None) == (at_eps is None):
         raise DomainError("at_delta", at_delta, "exactly one of at_delta and at_eps")
     import derive
@@ -165,7 +173,7 @@ def calibrate_sigma(n, batch, target_eps, at_delta, *, epochs=None, steps=None, 
         raise DomainError("at_delta", at_delta, "in (0, 1) for calibration")
 
     def eps_up(s: Fraction):
-        return _composition(q, s, T).eps(str(at_delta))
+        return _composition(q, s, T, sampling).eps(str(at_delta))
 
     top = eps_up(SIGMA_MAX)
     if top.eps_upper > target:
@@ -244,7 +252,7 @@ def max_epochs(n, batch, sigma, target_eps, at_delta, *, sampling="poisson", lim
     target = _mpf(_exact(target_eps, "eps_positive", "target_eps"))
 
     def ok(e):
-        return account(n, batch, sigma, epochs=str(e), at_delta=at_delta).eps_upper <= target
+        return account(n, batch, sigma, epochs=str(e), sampling=sampling, at_delta=at_delta).eps_upper <= target
     if not ok(1):
         return 0
     lo, hi = 1, 2

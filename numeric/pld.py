@@ -7,7 +7,8 @@ its methods ``delta(eps)``, ``eps(delta)`` and ``tradeoff(alpha)`` return frozen
 result records (:class:`DeltaResult`, :class:`EpsResult`, :class:`TradeoffResult`)
 with a two-sided bracket, ``method = "numeric"``, ``certified`` and ``seconds``.
 Mechanisms come from ``numeric.pld_mechanisms`` (gaussian, laplace,
-randomized_response / pure, eps_delta, subsampled_gaussian).  The unsuffixed
+randomized_response / pure, eps_delta, discrete_gaussian, subsampled_gaussian (Poisson, both
+directions), uniform_subsampled_gaussian (the symmetric pair of C_p(G_mu))).  The unsuffixed
 value is the privacy-safe end: ``delta = delta_upper``, ``eps = eps_upper``,
 ``beta = beta_lower``, ``power = 1 - beta_lower``.
 
@@ -90,7 +91,9 @@ lower value:
   Zimmermann 2007) has relative error <= (1 + sqrt5 u)^{k + 2 log2 k + 2} - 1;
 * inverse FFT: ||y' - y||_2 <= (||Y' - Y||_2 + eta_F ||Y'||_2)/sqrt(N);
   a weighted sum sum w_i (y'_i - y_i) is bounded by ||w||_2 ||y' - y||_2;
-* aliasing / truncation: the mass of y above and below the window is bounded by
+* aliasing / truncation: none when the window holds the composition's whole support (the integer
+  range sum k_j [first knot_j, last knot_j], checked exactly; the window is widened to it when that
+  costs at most 4x); otherwise the mass of y above and below the window is bounded by
   Chernoff, P(S >= t) <= e^{-theta t} prod M_j(theta)^{k_j}; it is subtracted
   from the lower value (it may sit anywhere in the window) and the part above
   the window is added to the upper value;
@@ -568,6 +571,23 @@ def compose_fft(items, h: Fraction, lam: float, eps_hint=None, width=None) -> Co
         hi = max(hi, eps_hint + 8 * sig)
     if width is not None:
         lo, hi = min(lo, width[0]), max(hi, width[1])
+    # the composed support is the integer range sum k_j [first knot_j, last knot_j]: when it is not
+    # much wider than the window, cover it whole (then nothing aliases, exactly); otherwise widen the
+    # window while the Chernoff bound on the mass outside it is not negligible (skewed steps, few
+    # steps: +-15 sigma left 3 % outside for one Poisson-subsampled step at q = 0.01, sigma = 0.5)
+    sup_lo = sum(k * int(meas.knots[0]) for meas, k in items)
+    sup_hi = sum(k * int(meas.knots[-1]) for meas, k in items)
+    if (sup_hi - sup_lo + 2) <= max(4 * ((hi - lo) / hf + 2), 1 << 16):
+        lo, hi = min(lo, sup_lo * hf), max(hi, sup_hi * hf)
+    else:
+        for _ in range(6):
+            grow = False
+            if hi < sup_hi * hf and _chernoff(parts, hi, True) > -80:
+                hi, grow = hi + (hi - lo) / 2, True
+            if lo > sup_lo * hf and _chernoff(parts, lo, False) > -80:
+                lo, grow = lo - (hi - lo) / 2, True
+            if not grow or (hi - lo) / hf > MAX_WINDOW:
+                break
     n_need = int((hi - lo) / hf) + 2
     N = 1 << max(10, (n_need - 1).bit_length())
     if N > MAX_WINDOW:
@@ -613,8 +633,9 @@ def compose_fft(items, h: Fraction, lam: float, eps_hint=None, width=None) -> Co
     y = np.roll(y, -(W0 % N))
     top = (W0 + N) * hf
     bot = (W0 - 1) * hf
-    la = _chernoff(parts, top, True)
-    lb = _chernoff(parts, bot, False)
+    # mass outside the window: none when the integer support lies inside it, else the Chernoff bound
+    la = -math.inf if sup_hi <= W0 + N - 1 else _chernoff(parts, top, True)
+    lb = -math.inf if sup_lo >= W0 else _chernoff(parts, bot, False)
     log_alias = float(np.logaddexp(la, lb))
     # +inf atoms and totals (measure's own direction)
     Fs = []
@@ -703,6 +724,26 @@ def _entries(components):
     return out
 
 
+def _float_loss_var(model) -> float:
+    """Heuristic float64 variance of one step's loss under P (4096 cells of ``rough_range``); it only
+    chooses the default grid step, nothing certified depends on it."""
+    a, b = model.rough_range(0.0)
+    a, b = max(a, -1e6), min(b, 1e6)
+    if not b > a:
+        return 0.0
+    w = (b - a) / 4096
+    grid = a + w * np.arange(1, 4097)
+    with np.errstate(all="ignore"):
+        lm = model.log_cell_float(grid, w)
+    lm = np.where(np.isfinite(lm), lm, -np.inf)
+    if not np.isfinite(lm).any():
+        return 0.0
+    m = np.exp(lm - np.max(lm))
+    c = grid - w / 2
+    mean = float((m * c).sum() / m.sum())
+    return float((m * (c - mean) ** 2).sum() / m.sum())
+
+
 class Composition:
     """Certified numeric composition of a list of (mechanism, count)."""
 
@@ -740,6 +781,12 @@ class Composition:
                              g.denominator * a.denominator)
             return g
         target = min(5e-3 / math.sqrt(K), 5e-3)
+        # a composition whose total loss spread is small (few weakly subsampled steps) needs a grid
+        # finer than its spread: at most 1/10 of the composed loss's standard deviation (finer grids
+        # cost knots in the long right tail of a subsampled step and did not narrow its bracket)
+        spread = math.sqrt(sum(k * _float_loss_var(d) for mech, k in self.entries for d in mech.directions[:1]))
+        if spread > 0:
+            target = min(target, spread / 10)
         if atoms:
             e = min(atoms)
             m = max(1, math.ceil(float(e) / target))
@@ -807,9 +854,15 @@ class Composition:
             return v - (lam + 1) * m1 - math.log((lam + 1) * sd) - target
         if g(1e-9) <= 0:
             return 0.0
-        lo, hi = 1e-9, 1.0
-        while g(hi) > 0 and hi < 1e7:
-            lo, hi = hi, hi * 2
+        # cap: lam h <= 40 keeps e^{-lam h} far from float underflow in grid_bounds' recursion (a
+        # target at the top of a bounded support asked for lam ~ 1e7 and got the trivial bound 1);
+        # any lam is valid, the cap only costs accuracy where the tilted mass sits on the last knot
+        cap = min(1e7, 40.0 / float(self.h))
+        lo, hi = 1e-9, min(1.0, cap)
+        while g(hi) > 0 and hi < cap:
+            lo, hi = hi, min(hi * 2, cap)
+        if g(hi) > 0:
+            return hi
         for _ in range(60):
             mid = (lo + hi) / 2
             if g(mid) > 0:
@@ -886,6 +939,11 @@ class Composition:
         i0 = math.floor(e / self.h)
         ups, los, notes = [], [], []
         for d in self.directions:
+            beyond = self._beyond_support(d, e)
+            if beyond is not None:
+                ups.append(beyond[0])
+                los.append(beyond[1])
+                continue
             lam, _, bucket = self._tilt_for(d, ef, "mean")
             idx = np.array([i0, i0 + 1])
             up, lo, nt = self._dir_bounds(d, lam, idx, eps_hint=ef, bucket=bucket)
@@ -896,6 +954,27 @@ class Composition:
         dl = max(los)
         return DeltaResult(eps=e, delta=du, delta_lower=dl, delta_upper=du, certified=True,
                            seconds=time.perf_counter() - t0, reason="; ".join(notes))
+
+    def _beyond_support(self, d, e: Fraction):
+        """(upper, lower) delta of direction d at an eps at or above the top of its upper measures'
+        finite support, or None.  There every finite composed loss is <= sum k_j top_j <= eps, so only
+        the +inf atom counts: delta_upper = P(some step at +inf) <= min(1, sum k_j m_j) (union bound,
+        m_j the upper measures' inf masses) and delta_lower >= the largest lower inf mass (one step at
+        +inf already puts the composition there).  (No tilt is needed; without this a query above the
+        support drove the mean-tilt solver to lam ~ 1e7 and an upper end of 1.)"""
+        ups, los, _ = self._measures(d, 0.0)
+        top = Fraction(0)
+        for meas, k in ups:
+            pos = np.nonzero(meas.mass > 0)[0]
+            if len(pos) == 0:
+                continue
+            top += k * int(meas.knots[pos[-1]]) * self.h
+        if e < top:
+            return None
+        with mpmath.workprec(80):
+            up = mpmath.fsum(mpmath.mpf(meas.inf_mass) * k for meas, k in ups) * (1 + mpmath.mpf(2) ** -50)
+            lo = max([mpmath.mpf(meas.inf_mass) for meas, _ in los] + [mpmath.mpf(0)])
+        return min(up, mpmath.mpf(1)), lo
 
     def _interp(self, logv, i0, e):
         """Certified value at eps = e in the cell [l_i0, l_i0+1]: linear in t = e^eps."""

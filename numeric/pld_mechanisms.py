@@ -436,6 +436,73 @@ class SubsampledGaussian(LossModel):
             return np.where(za > 0, upper, lower)
 
 
+class SymmetricHull(LossModel):
+    """The symmetric pair of C_p(f) = min{f_p, f_p^{-1}}** (uniform subsampling, DRS22 Thm 4.2).
+
+    Built from the remove pair (P, Q) of f_p (``SubsampledGaussian(p, sigma, "remove")`` for
+    f = G_{1/sigma}).  Along the Neyman-Pearson curve the loss is l = log|slope|: C_p(f) equals f_p
+    on [0, x*] (x* = f(x*); f_p'(x*) = -1 since f'(x*) = -1 for a symmetric f), so the part L > 0
+    of the hull's pair is the part L > 0 of the remove pair; the segment of slope -1 on
+    [x*, f_p(x*)] is an atom at L = 0 of P- and Q-mass f_p(x*) - x*; and the pair is symmetric
+    (P(L in A) = Q(L in -A), P(L = +inf) = Q(L = -inf)), which gives the part L < 0.  With S_P, S_Q,
+    the atoms and p_inf of the remove pair:
+
+        l >= 0:  S_P^C(l) = S_P(l),  S_Q^C(l) = S_Q(l);
+        l < 0:   S_P^C(l) = 1 - p_inf - S_Q(-l) - Q-atom(-l),
+                 S_Q^C(l) = 1 - p_inf - S_P(-l) - P-atom(-l);
+        atom 0:  P = Q = 1 - p_inf - S_P(0) - S_Q(0).
+
+    (The mass of L < 0 under P is Q(L > 0) = S_Q(0), hence the atom.)  Every value is an Arb
+    expression of the remove pair's balls, so the enclosures stay rigorous.
+    """
+
+    def __init__(self, remove: LossModel):
+        self.base = remove
+        self.name = f"hull({remove.name})"
+        self.lo, self.hi = -remove.hi, remove.hi
+        if any(a.value <= 0 for a in remove.atoms):
+            raise ValueError("the remove pair must have its atoms at positive loss only")
+        atoms = [Atom(Fraction(0), self._atom0, self._atom0)]
+        for a in remove.atoms:
+            atoms.append(a)
+            atoms.append(Atom(-a.value, a.q_mass, a.p_mass))
+        self.atoms = tuple(atoms)
+
+    def _atom0(self):
+        sp, sq = self.base.tails(Fraction(0))
+        m = 1 - self.base.p_inf() - sp - sq
+        return m if m.lower() >= 0 else (m + abs(m)) / 2        # a ball of the (non-negative) mass
+
+    def p_inf(self):
+        return self.base.p_inf()
+
+    def tails(self, l: Fraction):
+        if l >= 0:
+            return self.base.tails(l)
+        sp, sq = self.base.tails(-l)
+        rest = 1 - self.base.p_inf()
+        return (rest - sq - self.base.q_atom_at(-l),
+                rest - sp - self._p_atom_at(-l))
+
+    def _p_atom_at(self, l: Fraction):
+        from flint import arb
+        for a in self.base.atoms:
+            if a.value == l:
+                return a.p_mass()
+        return arb(0)
+
+    def log_cell_float(self, grid, h):
+        pos = self.base.log_cell_float(grid, h)
+        # a cell (l - h, l] with l <= 0 mirrors [-l, -l + h) of the remove pair, its P-mass there
+        # times e^{-L} ~ e^{l} (heuristic: knots only)
+        neg = self.base.log_cell_float(-grid + h, h) + grid
+        return np.where(grid > 0, pos, neg)
+
+    def rough_range(self, lam):
+        _, top = self.base.rough_range(max(lam, 0.0))
+        return -top, top
+
+
 class Mechanism:
     """A mechanism step: its dominating pairs (directions) and a description."""
 
@@ -480,3 +547,10 @@ def subsampled_gaussian(q, sigma) -> Mechanism:
     """Poisson-subsampled Gaussian (rate q, noise multiplier sigma): both add and remove pairs."""
     return Mechanism(f"subsampled_gaussian(q={q}, sigma={sigma})",
                      [SubsampledGaussian(q, sigma, "remove"), SubsampledGaussian(q, sigma, "add")], False)
+
+
+def uniform_subsampled_gaussian(p, sigma) -> Mechanism:
+    """The Gaussian step f = G_{1/sigma} on a fixed-size subsample of rate p: C_p(G_{1/sigma}) (replace-one
+    neighbours, Dong-Roth-Su 2022 Thm 4.2; seed 004 Sec. 4.1), one symmetric pair (:class:`SymmetricHull`)."""
+    return Mechanism(f"uniform_subsampled_gaussian(p={p}, sigma={sigma})",
+                     [SymmetricHull(SubsampledGaussian(p, sigma, "remove"))], True)

@@ -61,7 +61,3 @@ def test_laplace_composition_catches_a_wrong_series(monkeypatch):
     monkeypatch.setattr(X, "_lower_gamma_reg", lambda m, x: orig(m, x) * (1 + mpmath.mpf(10) ** -15))
     assert_failed("Laplace-composition")
 
-
-def test_laplace_composition_catches_an_engine_without_the_underflow_guard(monkeypatch):
-    monkeypatch.setattr(pld, "TINY_NORMAL", -1.0)
-    assert_failed("Laplace-composition")

@@ -75,12 +75,12 @@ def _plan(args):
         plan = []
         for i, comp in enumerate(read_spec(args.spec)):
             name = comp.mechanism.name
-            if comp.p is not None and (name != "gaussian" or comp.sampling != "poisson"):
-                raise UsageError(f"mechanisms[{i}].p: the engine subsamples gaussian entries with Poisson "
-                                 "sampling only")
+            if comp.p is not None and name != "gaussian":
+                raise UsageError(f"mechanisms[{i}].p: the engine subsamples gaussian entries only")
             if name not in ENGINE:
                 raise UsageError(f"mechanisms[{i}].mechanism={name}: the engine composes {', '.join(ENGINE)}")
-            plan.append((name, dict(comp.params), comp.count, comp.p))
+            plan.append((name, dict(comp.params), comp.count, (comp.p, comp.sampling) if comp.p is not None
+                         else None))
         return plan, {"spec": args.spec}
     if args.mechanism is None:
         raise UsageError("mechanism: give MECH PARAMS --k K, or --spec FILE.json")
@@ -139,7 +139,9 @@ def _components(plan):
             raise UsageError(f"{'mu' if name == 'gaussian' else 'eps'}={theta}: the engine needs a parameter "
                              f">= {SMALLEST} or exactly 0 (its loss grid cannot resolve smaller steps)")
         if p is not None:
-            out.append((M.subsampled_gaussian(str(p), str(1 / Fraction(theta))), count))
+            rate, sampling = p
+            step = M.subsampled_gaussian if sampling == "poisson" else M.uniform_subsampled_gaussian
+            out.append((step(str(rate), str(1 / Fraction(theta))), count))
             continue
         ctor, params = ENGINE[name]
         out.append((getattr(M, ctor)(*[values[q] for q in params]), count))

@@ -14,11 +14,13 @@ def register(sub):
                   "ceil(epochs * n / batch).  Beside it: the privacy CLT mu = q sqrt(T (e^{1/sigma^2} - 1)), the "
                   "eps of G_mu at the same delta, and clt_gap = eps_clt - eps (negative: the CLT understates the "
                   "loss).  With --target-eps instead of --sigma: the smallest sigma (to 0.1 %) whose certified "
-                  "eps is at most the target.",
+                  "eps is at most the target.  --sampling uniform (fixed-size batches): C_q(G_{1/sigma}) per step, "
+                  "composed T times (seed 004 Sec. 4.1; replace-one neighbours).",
                   ["dp-derive dpsgd --n 60000 --batch 256 --sigma 1.1 --steps 100 --at-delta 1e-5",
                    "dp-derive dpsgd --n 60000 --batch 256 --sigma 1.1 --epochs 60 --at-delta 1e-5",
                    "dp-derive dpsgd --n 60000 --batch 256 --sigma 1.1 --steps 1000 --at-eps 1 --json",
-                   "dp-derive dpsgd --n 60000 --batch 256 --steps 1000 --target-eps 1 --at-delta 1e-5"],
+                   "dp-derive dpsgd --n 60000 --batch 256 --steps 1000 --target-eps 1 --at-delta 1e-5",
+                   "dp-derive dpsgd --n 60000 --batch 256 --sigma 1.1 --steps 1000 --sampling uniform --at-delta 1e-5"],
                   parents=[output_parent(formats=("text", "json"))])
     p.add_argument("--n", type=number("n", "n"), required=True, action=Once, help="dataset size n")
     p.add_argument("--batch", type=number("batch", "batch"), required=True, action=Once,
@@ -31,7 +33,8 @@ def register(sub):
     t.add_argument("--epochs", type=number("epochs", "epochs"), action=Once, help="epochs (T = ceil(epochs n / batch))")
     t.add_argument("--steps", type=number("count", "steps"), action=Once, help="number of steps T")
     p.add_argument("--sampling", choices=("poisson", "uniform"), default="poisson", action=Once,
-                   help="poisson (default); uniform (fixed-size batches) is not in the engine and is refused")
+                   help="poisson (default): each record with probability batch / n, add/remove neighbours; uniform: "
+                        "fixed-size batches, C_q(G_1/sigma) per step (replace-one neighbours, seed 004 Sec. 4.1)")
     q = p.add_mutually_exclusive_group(required=True)
     q.add_argument("--at-delta", type=number("at_delta", "delta"), action=Once, help="eps at this delta")
     q.add_argument("--at-eps", type=number("at_eps", "eps"), action=Once, help="delta at this eps")
@@ -49,9 +52,6 @@ def cmd_dpsgd(args):
         raise UsageError(f"target_eps={args.target_eps}: give either --sigma or --target-eps, not both")
     if args.target_eps is not None and args.at_delta is None:
         raise UsageError("at_delta: calibration (--target-eps) needs --at-delta")
-    if args.sampling != "poisson":
-        raise UsageError(f"sampling={args.sampling}: only poisson sampling is in the certified engine (fixed-size "
-                         "uniform batches have another dominating pair, not implemented)")
     if Fraction(args.batch) > Fraction(args.n):
         raise UsageError(f"batch={args.batch}: batch must be an integer in [1, n = {args.n}]")
     digits = min(args.digits, 15)
@@ -62,13 +62,14 @@ def cmd_dpsgd(args):
     def compute():
         when = {"epochs": args.epochs} if args.epochs is not None else {"steps": args.steps}
         if args.target_eps is not None:
-            r = dpsgd.calibrate_sigma(args.n, args.batch, args.target_eps, args.at_delta, **when)
+            r = dpsgd.calibrate_sigma(args.n, args.batch, args.target_eps, args.at_delta, sampling=args.sampling,
+                                      **when)
         else:
             kw = {"at_delta": args.at_delta} if args.at_delta is not None else {"at_eps": args.at_eps}
-            r = dpsgd.account(args.n, args.batch, args.sigma, **when, **kw)
+            r = dpsgd.account(args.n, args.batch, args.sigma, sampling=args.sampling, **when, **kw)
         q = r.q
         payload = {"n": args.n, "batch": args.batch, **({"epochs": args.epochs} if args.epochs else {}),
-                   "steps": r.steps, "q": format_number(mpmath_of(q), digits), "sampling": "poisson"}
+                   "steps": r.steps, "q": format_number(mpmath_of(q), digits), "sampling": args.sampling}
         if args.target_eps is not None:
             payload["sigma"] = dpsgd.decimal_str(r.sigma)
             payload["target_eps"] = args.target_eps
@@ -95,7 +96,7 @@ def cmd_dpsgd(args):
             payload["reason"] = r.reason
         head = (f"sigma = {payload['sigma']} (smallest meeting eps <= {args.target_eps}), "
                 if args.target_eps is not None else "")
-        lines = [f"DP-SGD, T = {r.steps} steps, q = {payload['q']}: {head}{line}"
+        lines = [f"DP-SGD ({args.sampling} sampling), T = {r.steps} steps, q = {payload['q']}: {head}{line}"
                  + ("  (certified)" if r.certified else f"  (not certified: {r.reason})"), clt]
         return payload, lines
     return run_one(args, compute)

@@ -6,9 +6,11 @@ f_p = p f + (1 - p) Id, evaluated to --digits verified digits by numeric/subsamp
 sampling of m = p n records (replace-one neighbours, Thm 4.2) and Poisson sampling with rate p
 (add/remove neighbours: f_p and f_p^{-1} are its two directions).
 
-With ``--k``: the k-fold composition of the Poisson-subsampled Gaussian, both directions, from the
-certified engine (numeric/pld.py; ``method`` "numeric", a bracket).  Other mechanisms and uniform
-sampling have no composed dominating pair in the engine yet; they are refused with that reason.
+With ``--k``: the k-fold composition of the subsampled Gaussian from the certified engine
+(numeric/pld.py; ``method`` "numeric", a bracket): Poisson sampling composes both directions (add and
+remove pairs), uniform sampling composes the symmetric pair of C_p(G_mu) itself
+(``pld_mechanisms.SymmetricHull``).  Other mechanisms have no composed subsampled pair in the engine
+yet; they are refused with that reason.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ def register(sub):
                   "C_p(f) = min{f_p, f_p^-1}** with f_p = p f + (1 - p) Id (Dong, Roth, Su 2022, Thm 4.2), the "
                   "trade-off function of the mechanism run on a subsample of rate p (uniform sampling without "
                   "replacement, or Poisson sampling: both directions).  Without --k the value is exact (verified "
-                  "digits); with --k the Poisson-subsampled Gaussian is composed k times by the certified engine "
-                  "(a bracket; the unsuffixed value is the privacy-safe end).\n\n" + mechanism_help(NAMES),
+                  "digits); with --k the subsampled Gaussian is composed k times by the certified engine "
+                  "(Poisson: both directions; uniform: C_p(G_mu) itself; a bracket, the unsuffixed value is the "
+                  "privacy-safe end).\n\n" + mechanism_help(NAMES),
                   ["dp-derive subsample gaussian --mu 1 --p 0.01 --alpha 0.05",
                    "dp-derive subsample laplace --eps 1 --p 0.1 --at-delta 1e-6 --digits 30",
                    "dp-derive subsample gaussian --mu 0.9 --p 0.01 --k 1000 --at-delta 1e-5 --json"],
@@ -40,7 +43,7 @@ def register(sub):
                    help="poisson (default): each record independently with probability p; uniform: a fixed-size "
                         "subset of p n records")
     p.add_argument("--k", type=number("count", "k"), default=None, action=Once,
-                   help="compose the subsampled mechanism k times (gaussian, Poisson sampling)")
+                   help="compose the subsampled mechanism k times (gaussian)")
     q = p.add_mutually_exclusive_group(required=True)
     q.add_argument("--alpha", type=number("alpha"), action=Once, help="C_p(f)(alpha) and the power")
     q.add_argument("--at-eps", type=number("at_eps", "eps"), action=Once, help="delta(eps)")
@@ -61,9 +64,6 @@ def cmd_subsample(args):
         if args.mechanism != "gaussian":
             raise UsageError(f"k={args.k}: composing a subsampled {args.mechanism} is not available (the engine has "
                              "the Poisson-subsampled Gaussian pair only); give --k with gaussian, or no --k")
-        if args.sampling != "poisson":
-            raise UsageError(f"sampling={args.sampling}: the composed uniform-sampling pair is not in the engine; "
-                             "use --sampling poisson, or no --k for C_p(f)")
     digits = args.digits
 
     def compute():
@@ -102,7 +102,8 @@ def _composed(args, values, k, shown, t0):
     mu = Fraction(values["mu"])
     if mu == 0:
         raise UsageError("mu=0: the subsampled Gaussian with mu = 0 is Id (perfect privacy); no composition needed")
-    comp = pld.compose([(M.subsampled_gaussian(str(args.p), str(1 / mu)), k)])
+    step = M.subsampled_gaussian if args.sampling == "poisson" else M.uniform_subsampled_gaussian
+    comp = pld.compose([(step(str(args.p), str(1 / mu)), k)])
     digits = min(args.digits, 15)
     fmt = (lambda v: format_number(v, digits))
     if args.alpha is not None:
@@ -124,5 +125,5 @@ def _composed(args, values, k, shown, t0):
                     "seconds": round(time.perf_counter() - t0, 3)})
     if r.reason:
         payload["reason"] = r.reason
-    return payload, [f"{k} x Poisson-subsampled gaussian(mu={values['mu']}), p = {args.p}: {line}"
+    return payload, [f"{k} x {args.sampling}-subsampled gaussian(mu={values['mu']}), p = {args.p}: {line}"
                      + ("  (certified)" if r.certified else f"  (not certified: {r.reason})")]
