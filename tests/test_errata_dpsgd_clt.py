@@ -1,0 +1,54 @@
+"""SU-DPSGD-CLT-uniform: the seed's CLT limit of C_p(G_{1/sigma})^{(x)T} for fixed-size batches, REFUTED.
+
+References independent of the claim's own forms: kl(C_p(G_m))/p^2 at p = 1e-7 by a plain sum over a
+fine z grid (trapezoid, numpy float64, not mpmath.quad), and the claim's status when the code it
+relies on is broken (mutations)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+pytest.importorskip("flint")
+
+from proofs_check import claims_errata_004_subsampling as E  # noqa: E402
+from proofs_check.registry import registered  # noqa: E402
+from proofs_check.status import FAILED, REFUTED  # noqa: E402
+
+
+def _claim():
+    return next(c for c in registered() if c.id == "SU-DPSGD-CLT-uniform")
+
+
+def test_the_hull_limit_by_a_plain_sum():
+    # m = 1/1.1; the integrand (e^{m z - m^2/2} - 1)^2 phi(z) on [m/2, 40], trapezoid on 4e5 points
+    m = 1 / 1.1
+    z = np.linspace(m / 2, 40, 400001)
+    g = (np.expm1(m * z - m * m / 2)) ** 2 * np.exp(-z * z / 2) / math.sqrt(2 * math.pi)
+    c_sum = float(np.sum((g[1:] + g[:-1]) / 2 * np.diff(z)))
+    c_form = float(E.hull_kl_limit_printed().subs(E._M, 10 / 11 if False else E.sp.Rational(10, 11)).evalf(20))
+    assert abs(c_sum - c_form) < 1e-8
+    assert abs(c_form - (math.exp(m * m) - 1) / 2) > 0.4        # 1.0618 vs the paper's 0.6425
+
+
+def test_claim_is_refuted_with_the_engine_counterexample():
+    out = _claim().check()
+    assert out.status is REFUTED
+    lo, hi = (float(x) for x in out.counterexample["certified eps of C_p(G_1/sigma)^T"].strip("[]").split(","))
+    assert lo > 3.0 and hi < 3.1
+
+
+def test_mutation_engine_composes_poisson_instead(monkeypatch):
+    """Composing the Poisson pair where fixed-size batches were asked gives eps ~ 2.3, the paper's value:
+    no counter-example, so the claim is no longer REFUTED."""
+    from numeric import pld_mechanisms as M
+    monkeypatch.setattr(M, "uniform_subsampled_gaussian", M.subsampled_gaussian)
+    assert _claim().check().status is not REFUTED
+
+
+def test_mutation_wrong_closed_form_fails(monkeypatch):
+    orig = E.hull_kl_limit_printed
+    monkeypatch.setattr(E, "hull_kl_limit_printed", lambda: orig() * (1 + E.sp.Rational(1, 1000)))
+    assert _claim().check().status is FAILED
