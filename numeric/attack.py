@@ -7,9 +7,14 @@ numerical maximisation otherwise (golden-section search in log alpha plus the
 endpoint alpha = 1; the stationarity condition of LXM-Eq15-stat has a unique
 root, so the search is on a unimodal function).  1 - F is always evaluated from
 its own cancellation-free expression.
+
+Results are frozen dataclasses (``numeric.display.ResultDisplay``): ``PrResult``,
+``FscoreOptimum``, ``FscoreInverse``.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import mpmath
 import sympy as sp
@@ -21,9 +26,45 @@ from derive.mechanisms.gaussian import classical_mu
 from derive.tradeoff import TradeOff
 
 from .bridge import ONE, Exact, compile_mp, exact_of, to_mpf
+from .display import ResultDisplay
 from .inputs import alpha_exact, bound_env
 from .precision import as_mpf, evaluate_env, verified, verified_mpf
 from .profile import LOG_ALPHA_LOW, _golden_max
+
+
+@dataclass(frozen=True)
+class PrResult(ResultDisplay):
+    """Precision, 1 - precision, recall and threshold (None: undefined) of the NP attack at one level;
+    ``note`` says which limits were taken."""
+    precision: object
+    one_minus_precision: object
+    recall: object
+    threshold: object
+    digits: int = 15
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class FscoreOptimum(ResultDisplay):
+    """max over alpha of F_beta: the maximum, its complement, the maximising level and threshold, whether it is
+    interior, on the plateau or at the endpoint alpha = 1 (``branch``), and how it was found (``method``);
+    ``one_minus_alpha`` is 1 - alpha* without subtraction where the route gives it (G_mu), else None."""
+    fscore: object
+    one_minus_fscore: object
+    alpha: object
+    threshold: object
+    branch: str
+    method: str
+    digits: int = 15
+    one_minus_alpha: object = None
+
+
+@dataclass(frozen=True)
+class FscoreInverse(ResultDisplay):
+    """The largest eps with F*_beta(eps) <= bound (None, with the ``reason``, when there is none)."""
+    eps: object
+    reason: str | None
+    digits: int = 15
 
 
 def _env(record, beta=None, weight=None):
@@ -45,7 +86,7 @@ def threshold_expr(record: TradeOff) -> sp.Expr:
     return None
 
 
-def pr(record: TradeOff, alpha, digits: int = 15, weight=None) -> dict:
+def pr(record: TradeOff, alpha, digits: int = 15, weight=None) -> PrResult:
     """precision, 1 - precision, recall and threshold of the NP attack at level alpha.
 
     Limits, answered with a ``note``: at alpha = 0 with 1 - f(0) = 0, precision R/(R + w alpha) is
@@ -68,29 +109,26 @@ def pr(record: TradeOff, alpha, digits: int = 15, weight=None) -> dict:
         else:
             prec = evaluate_env(rho / (rho + w), {}, digits)
             miss = evaluate_env(w / (rho + w), {}, digits)
-        out = {"precision": prec, "one_minus_precision": miss, "recall": recall}
         notes.append("alpha = 0: precision is the limit alpha -> 0+, rho/(rho + w) with rho = " + str(rho).replace("oo", "inf"))
     else:
-        out = {"precision": evaluate_env(A.precision(record), env, digits),
-               "one_minus_precision": evaluate_env(A.one_minus_precision(record), env, digits),
-               "recall": recall}
+        prec = evaluate_env(A.precision(record), env, digits)
+        miss = evaluate_env(A.one_minus_precision(record), env, digits)
     theta = threshold_expr(record)
     noiseless = any(v == 0 for v in record.values.values()) and record.name in ("laplace", "classical-gaussian")
     if theta is None or noiseless:
-        out["threshold"] = None
+        threshold = None
         if noiseless:
             notes.append("eps = 0: no privacy loss, every threshold gives the same test (threshold undefined)")
     elif a.p == 0:
-        out["threshold"] = mpmath.mpf("inf")
+        threshold = mpmath.mpf("inf")
         notes.append("alpha = 0: the threshold tends to +inf")
     else:
-        out["threshold"] = evaluate_env(theta, env, digits)
-    if notes:
-        out["note"] = "; ".join(notes)
-    return out
+        threshold = evaluate_env(theta, env, digits)
+    return PrResult(precision=prec, one_minus_precision=miss, recall=recall, threshold=threshold, digits=digits,
+                    note="; ".join(notes) if notes else None)
 
 
-def fscore_optimum(record: TradeOff, beta, digits: int = 15, weight=None) -> dict:
+def fscore_optimum(record: TradeOff, beta, digits: int = 15, weight=None) -> FscoreOptimum:
     """max over alpha of F_beta: fscore, one_minus_fscore, alpha, threshold, branch."""
     env = _env(record, beta, weight)
     if record.name == "laplace":
@@ -156,14 +194,15 @@ def _gaussian_optimum(record, env, digits):
             return {"t": t, "fscore": (1 + bb) * R / den, "one_minus": (ww * A_ + bb * f) / den,
                     "alpha": A_, "one_minus_alpha": ncdf(t), "threshold": t / mu}[which]
         return compute
-    out = {"fscore": verified_mpf(field("fscore"), digits),
-           "one_minus_fscore": verified_mpf(field("one_minus"), digits),
-           "alpha": verified_mpf(field("alpha"), digits),
-           "one_minus_alpha": verified_mpf(field("one_minus_alpha"), digits),
-           "threshold": verified_mpf(field("threshold"), digits),
-           "branch": "interior",
-           "method": "first-order condition of F_beta in t = mu x threshold, bisection, verified at two precisions"}
-    return out
+    return FscoreOptimum(
+        fscore=verified_mpf(field("fscore"), digits),
+        one_minus_fscore=verified_mpf(field("one_minus"), digits),
+        alpha=verified_mpf(field("alpha"), digits),
+        one_minus_alpha=verified_mpf(field("one_minus_alpha"), digits),
+        threshold=verified_mpf(field("threshold"), digits),
+        branch="interior",
+        method="first-order condition of F_beta in t = mu x threshold, bisection, verified at two precisions",
+        digits=digits)
 
 
 def _laplace_optimum(record, env, digits):
@@ -180,9 +219,9 @@ def _laplace_optimum(record, env, digits):
         alpha_expr = A.printed_alpha_star()
         alpha_star = evaluate_env(alpha_expr, full, digits)
         theta = evaluate_env(A.laplace_threshold(sy.eps).subs(sy.alpha, alpha_expr), full, digits)
-    return {"fscore": f_star, "one_minus_fscore": one_minus, "alpha": alpha_star,
-            "threshold": theta, "branch": "plateau" if plateau else "interior",
-            "method": "closed form (Eq. 24; derived by SymPy, claim LXM-Eq12)"}
+    return FscoreOptimum(fscore=f_star, one_minus_fscore=one_minus, alpha=alpha_star,
+                         threshold=theta, branch="plateau" if plateau else "interior",
+                         method="closed form (Eq. 24; derived by SymPy, claim LXM-Eq12)", digits=digits)
 
 
 def _argmax(record, env):
@@ -218,30 +257,29 @@ def _numeric_optimum(record, env, digits):
         return compute
 
     alpha_star = verified(find, max(digits // 2, 5))
-    out = {"fscore": verified_mpf(at_argmax(f_fn), digits),
-           "one_minus_fscore": verified_mpf(at_argmax(g_fn), digits),
-           "alpha": as_mpf(alpha_star, digits + 10)}
-    out["threshold"] = verified_mpf(at_argmax(t_fn), max(digits // 2, 5)) \
-        if t_fn is not None else None
+    fscore = verified_mpf(at_argmax(f_fn), digits)
+    one_minus = verified_mpf(at_argmax(g_fn), digits)
+    threshold = verified_mpf(at_argmax(t_fn), max(digits // 2, 5)) if t_fn is not None else None
     at_one = isinstance(alpha_star, Exact) or abs(as_mpf(alpha_star, digits + 10) - 1) < mpmath.mpf(10) ** -(digits // 2)
-    out["branch"] = "endpoint" if at_one else "interior"
-    out["method"] = "numerical maximisation over alpha (golden section in log alpha)"
-    if out["branch"] == "endpoint":
-        out["method"] += ("; alpha = 1 attains the maximum at the working precision (an interior "
-                          "maximum, if any, exceeds it by less than the verified digits show)")
-    return out
+    method = "numerical maximisation over alpha (golden section in log alpha)"
+    if at_one:
+        method += ("; alpha = 1 attains the maximum at the working precision (an interior "
+                   "maximum, if any, exceeds it by less than the verified digits show)")
+    return FscoreOptimum(fscore=fscore, one_minus_fscore=one_minus, alpha=as_mpf(alpha_star, digits + 10),
+                         threshold=threshold, branch="endpoint" if at_one else "interior", method=method,
+                         digits=digits)
 
 
-def fscore_inverse(beta, bound, weight=None, digits: int = 15) -> dict:
+def fscore_inverse(beta, bound, weight=None, digits: int = 15) -> FscoreInverse:
     """Largest eps with F*_beta(eps) <= bound for the Laplace mechanism (seed 001, Table 1)."""
     b = parse("beta", beta, 0, low_open=True)
     f = parse("bound", bound, 0, 1, low_open=True, high_open=True)
     wv = sp.Rational(weight if weight is not None else 1)
     floor = (1 + b**2) / (1 + b**2 + wv)
     if f < floor:
-        return {"eps": None, "reason": f"no eps: F*_beta >= (1+beta^2)/(1+beta^2+w) = "
-                                       f"{mpmath.nstr(mpmath.mpf(floor.p) / floor.q, 6)} for every eps "
-                                       f"(the plateau), above the bound {bound}"}
+        return FscoreInverse(eps=None, reason=f"no eps: F*_beta >= (1+beta^2)/(1+beta^2+w) = "
+                                              f"{mpmath.nstr(mpmath.mpf(floor.p) / floor.q, 6)} for every eps "
+                                              f"(the plateau), above the bound {bound}", digits=digits)
     env = {A.beta: exact_of(b), A.bound: exact_of(f), A.w: exact_of(wv)}
     eps = evaluate_env(A.printed_inverse(), env, digits)
-    return {"eps": eps, "reason": None}
+    return FscoreInverse(eps=eps, reason=None, digits=digits)

@@ -22,11 +22,14 @@ F(x) = u = 1 - f(F(x - 1)) means F(x - 1) = f^{-1}(1 - u) = f(1 - u) (f^{-1} = f
 Q(u) = 1 + Q(f(1 - u)), and so on down to the linear piece; Q(u) = -Q(1 - u) below 1/2.  The mp functions run the recursion at the
 working precision inside ``numeric.precision.verified`` (two precisions must agree); the fp sampler
 runs it vectorised in float64 (inverse-CDF sampling).
+
+``cdf`` returns a frozen dataclass, ``CdfResult`` (``numeric.display.ResultDisplay``).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import mpmath
 
@@ -35,8 +38,18 @@ from derive.symbols import alpha as ALPHA
 from derive.tradeoff import TradeOff
 
 from .bridge import compile_mp, to_mpf
+from .display import ResultDisplay
 from .inputs import bound_env
 from .precision import verified_mpf
+
+
+@dataclass(frozen=True)
+class CdfResult(ResultDisplay):
+    """F(x) and 1 - F(x) (``survival``, never formed by subtraction), each to ``digits`` verified digits."""
+    cdf: object
+    survival: object
+    note: str
+    digits: int = 15
 
 #: the smallest fixed point searched for (2^-3322 ~ 1e-1000)
 SMALLEST_C = mpmath.ldexp(1, -3322)
@@ -110,7 +123,7 @@ def _survival(f: _F, c, x):
     return s
 
 
-def cdf(record: TradeOff, x, digits: int = 15) -> dict:
+def cdf(record: TradeOff, x, digits: int = 15) -> CdfResult:
     """F(x) and 1 - F(x) at an exact x, each to ``digits`` verified digits.
 
     The small side is the recursion r = S(|x|) (S(x) for x >= 0, F(x) = S(-x) for x < 0 by
@@ -129,8 +142,8 @@ def cdf(record: TradeOff, x, digits: int = 15) -> dict:
         return compute
     small, large = verified_mpf(side(True), digits), verified_mpf(side(False), digits)
     if xv >= 0:
-        return {"cdf": large, "survival": small, "note": NOTE}
-    return {"cdf": small, "survival": large, "note": NOTE}
+        return CdfResult(cdf=large, survival=small, note=NOTE, digits=digits)
+    return CdfResult(cdf=small, survival=large, note=NOTE, digits=digits)
 
 
 def _quantile_mp(f: _F, c, u):

@@ -10,9 +10,14 @@ delta_i.  So the smallest eps_g with delta_opt(eps_g) <= delta is
 log((A_i - delta)/B_i) in the cell where delta_opt crosses delta: O(i) work,
 k = 10^4 in well under a second (BENCHMARKS.md).  The pass is run at two
 precisions by ``numeric.precision.verified``.
+
+Results are frozen dataclasses (``numeric.display.ResultDisplay``): ``ComposePureResult``,
+``ZcdpDpResult``.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import mpmath
 import sympy as sp
@@ -22,11 +27,32 @@ from derive.domains import MAX_K as MAX_COMPOSITIONS, parse_in
 from derive.symbols import delta as DELTA
 
 from .bridge import Exact, exact_of
+from .display import ResultDisplay
 from .precision import evaluate_env, verified_mpf
 
 METHODS = ("basic", "advanced", "optimal")
 CONVERSIONS = ("bun-steinke", "cks")
 MAX_K = MAX_COMPOSITIONS     # the domain table's bound (k = 10^4 takes ~0.3 s; the pass is linear in k)
+
+
+@dataclass(frozen=True)
+class ComposePureResult(ResultDisplay):
+    """(eps, delta) of a composition of pure DP; ``note`` explains a degenerate case."""
+    eps: object
+    delta: object
+    digits: int = 15
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class ZcdpDpResult(ResultDisplay):
+    """eps of k rho-zCDP releases at delta, the total rho; ``bun_steinke`` is the Bun-Steinke eps next to the
+    CKS one (None for --conversion bun-steinke and for the limits); ``note`` explains a limit."""
+    eps: object
+    rho_total: object
+    digits: int = 15
+    note: str | None = None
+    bun_steinke: object = None
 
 
 def _k(k) -> int:
@@ -91,7 +117,7 @@ def optimal_eps(eps0, k, delta, digits: int = 15):
     return verified_mpf(compute, digits)
 
 
-def compose_pure(eps0, k, delta=None, method: str = "optimal", digits: int = 15) -> dict:
+def compose_pure(eps0, k, delta=None, method: str = "optimal", digits: int = 15) -> ComposePureResult:
     """(eps, delta) of k eps0-DP mechanisms by basic, advanced or optimal composition.
 
     ``delta`` is not used by basic composition (which is pure) and may be omitted
@@ -112,19 +138,20 @@ def compose_pure(eps0, k, delta=None, method: str = "optimal", digits: int = 15)
         d = parse_in("delta_positive" if method == "advanced" else "delta", delta, "delta")
     env = {C.eps0: exact_of(e0), C.k: exact_of(sp.Integer(kk)), DELTA: exact_of(d)}
     if method == "basic":
-        return {"eps": evaluate_env(C.basic_eps, env, digits), "delta": exact_of(sp.Integer(0)),
-                "note": "basic composition of pure DP is pure: (k eps0, 0)-DP, delta not needed"}
+        return ComposePureResult(eps=evaluate_env(C.basic_eps, env, digits), delta=exact_of(sp.Integer(0)),
+                                 digits=digits,
+                                 note="basic composition of pure DP is pure: (k eps0, 0)-DP, delta not needed")
     if method == "advanced":
-        out = {"eps": evaluate_env(C.advanced_eps, env, digits), "delta": exact_of(d)}
+        eps = evaluate_env(C.advanced_eps, env, digits)
         basic = evaluate_env(C.basic_eps, env, digits)
-        if out["eps"] > basic:
-            out["note"] = "advanced composition is worse than basic here (k eps0 = " + \
-                mpmath.nstr(basic, digits) + ")"
-        return out
+        note = None
+        if eps > basic:
+            note = "advanced composition is worse than basic here (k eps0 = " + mpmath.nstr(basic, digits) + ")"
+        return ComposePureResult(eps=eps, delta=exact_of(d), digits=digits, note=note)
     if d == 0:
-        return {"eps": evaluate_env(C.basic_eps, env, digits), "delta": exact_of(d),
-                "note": "delta = 0: the optimal composition is k eps0 (delta_opt(eps_g) > 0 below it)"}
-    return {"eps": optimal_eps(e0, kk, d, digits), "delta": exact_of(d)}
+        return ComposePureResult(eps=evaluate_env(C.basic_eps, env, digits), delta=exact_of(d), digits=digits,
+                                 note="delta = 0: the optimal composition is k eps0 (delta_opt(eps_g) > 0 below it)")
+    return ComposePureResult(eps=optimal_eps(e0, kk, d, digits), delta=exact_of(d), digits=digits)
 
 
 def _cks(total_rho, d):
@@ -164,7 +191,7 @@ def _cks(total_rho, d):
     return compute
 
 
-def zcdp_to_dp(rho, k, delta, conversion: str = "cks", digits: int = 15) -> dict:
+def zcdp_to_dp(rho, k, delta, conversion: str = "cks", digits: int = 15) -> ZcdpDpResult:
     """eps of k-fold rho-zCDP (k rho-zCDP, Thm 2.9) at delta, Bun-Steinke or CKS (Thm 2.7).
 
     The limits are answered: rho = 0 (perfect privacy) gives eps = 0 at every
@@ -179,17 +206,18 @@ def zcdp_to_dp(rho, k, delta, conversion: str = "cks", digits: int = 15) -> dict
     d = parse_in("delta", delta)
     if isinstance(rho, str) and rho.strip().lower() in ("inf", "+inf", "infinity"):
         inf = mpmath.mpf("inf")
-        return {"eps": inf, "rho_total": inf, "note": "rho = inf: no privacy, eps = inf"}
+        return ZcdpDpResult(eps=inf, rho_total=inf, digits=digits, note="rho = inf: no privacy, eps = inf")
     r = parse_in("rho", rho)
     total = r * kk
     if total == 0:
-        return {"eps": Exact(0), "rho_total": Exact(0), "note": "rho = 0: perfect privacy, eps = 0 at every delta"}
+        return ZcdpDpResult(eps=Exact(0), rho_total=Exact(0), digits=digits,
+                            note="rho = 0: perfect privacy, eps = 0 at every delta")
     if d == 0:
-        return {"eps": mpmath.mpf("inf"), "rho_total": exact_of(total),
-                "note": "delta = 0: rho-zCDP with rho > 0 gives no finite eps at delta = 0"}
+        return ZcdpDpResult(eps=mpmath.mpf("inf"), rho_total=exact_of(total), digits=digits,
+                            note="delta = 0: rho-zCDP with rho > 0 gives no finite eps at delta = 0")
     env = {C.rho: exact_of(total), DELTA: exact_of(d)}
     bs = evaluate_env(C.bun_steinke_eps, env, digits)
     if conversion == "bun-steinke":
-        return {"eps": bs, "rho_total": exact_of(total)}
-    return {"eps": verified_mpf(_cks(exact_of(total), exact_of(d)), digits), "rho_total": exact_of(total),
-            "bun_steinke": bs}
+        return ZcdpDpResult(eps=bs, rho_total=exact_of(total), digits=digits)
+    return ZcdpDpResult(eps=verified_mpf(_cks(exact_of(total), exact_of(d)), digits), rho_total=exact_of(total),
+                        digits=digits, bun_steinke=bs)

@@ -3,9 +3,14 @@
 The roots are SymPy's (``derive.design``); here the inputs are checked, the
 root whose validity condition holds is picked with exact arithmetic, and it is
 evaluated through ``numeric.precision.evaluate_env``.
+
+Results are frozen dataclasses (``numeric.display.ResultDisplay``): ``SelectResult``,
+``ZtestResult``, ``ZtestMinMu``.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import mpmath
 import sympy as sp
@@ -18,9 +23,45 @@ from derive.symbols import alpha as ALPHA, mu as MU, n as N
 from derive.tradeoff import TradeOff
 
 from .bridge import Exact, exact_of
+from .display import ResultDisplay
 from .precision import evaluate_env
 
 TARGETS = ("rho", "rho-alpha0", "power")
+
+
+@dataclass(frozen=True)
+class SelectResult(ResultDisplay):
+    """The parameter's name ("eps", "mu", ...), its value, SymPy's root (``expr``) and the equation solved."""
+    parameter: str
+    value: object
+    expr: object
+    equation: object
+    digits: int = 15
+
+
+@dataclass(frozen=True)
+class ZtestResult(ResultDisplay):
+    """Power of the one-sided Z-test on the protected mean and on the unprotected one, their complements,
+    the relative loss of power and the standard deviation sigma_n of the protected mean."""
+    power: object
+    power_unprotected: object
+    one_minus_power: object
+    one_minus_power_unprotected: object
+    relative_loss: object
+    sigma_n: object
+    digits: int = 15
+
+
+@dataclass(frozen=True)
+class ZtestMinMu(ResultDisplay):
+    """The smallest mu meeting the power target, the unprotected power and the target power; ``expr`` is
+    SymPy's root for mu (None when every mu > 0 meets the target, which ``note`` then says)."""
+    mu: object
+    power_unprotected: object
+    target_power: object
+    digits: int = 15
+    note: str | None = None
+    expr: object = None
 
 
 def _name(symbol: sp.Symbol) -> str:
@@ -35,7 +76,7 @@ def _pick(roots, subs: dict):
     return None
 
 
-def select(record: TradeOff, target: str, value, alpha0=None, digits: int = 15) -> dict:
+def select(record: TradeOff, target: str, value, alpha0=None, digits: int = 15) -> SelectResult:
     """The parameter for which rho, rho_alpha0 or the power at alpha0 takes ``value``."""
     if target not in TARGETS:
         raise DomainError("target", target, "one of " + ", ".join(TARGETS))
@@ -69,7 +110,7 @@ def select(record: TradeOff, target: str, value, alpha0=None, digits: int = 15) 
         got = Exact(0)        # power alpha0 at level alpha0: no privacy loss, the parameter is 0 exactly
     else:
         got = evaluate_env(root, env, digits)
-    return {"parameter": _name(sym), "value": got, "expr": root, "equation": equation}
+    return SelectResult(parameter=_name(sym), value=got, expr=root, equation=equation, digits=digits)
 
 
 def _ztest_env(n, sigma, m, alpha, delta_q=None) -> dict:
@@ -81,20 +122,20 @@ def _ztest_env(n, sigma, m, alpha, delta_q=None) -> dict:
             D.delta_q: exact_of(dq)}
 
 
-def ztest(n, sigma, m, alpha, mu, delta_q=None, digits: int = 15) -> dict:
+def ztest(n, sigma, m, alpha, mu, delta_q=None, digits: int = 15) -> ZtestResult:
     """Power of the one-sided Z-test on the protected mean, and against the unprotected test."""
     env = _ztest_env(n, sigma, m, alpha, delta_q)
     env[MU] = exact_of(parse_in("mu_positive", mu, "mu"))
-    return {"power": evaluate_env(D.ztest_power, env, digits),
-            "power_unprotected": evaluate_env(D.ztest_power_unprotected, env, digits),
-            "one_minus_power": evaluate_env(D.ztest_miss, env, digits),
-            "one_minus_power_unprotected": evaluate_env(D.ztest_miss_unprotected, env, digits),
-            "relative_loss": evaluate_env(D.ztest_relative_loss, env, digits),
-            "sigma_n": evaluate_env(D.sigma_n, env, digits)}
+    return ZtestResult(power=evaluate_env(D.ztest_power, env, digits),
+                       power_unprotected=evaluate_env(D.ztest_power_unprotected, env, digits),
+                       one_minus_power=evaluate_env(D.ztest_miss, env, digits),
+                       one_minus_power_unprotected=evaluate_env(D.ztest_miss_unprotected, env, digits),
+                       relative_loss=evaluate_env(D.ztest_relative_loss, env, digits),
+                       sigma_n=evaluate_env(D.sigma_n, env, digits), digits=digits)
 
 
 def ztest_min_mu(n, sigma, m, alpha, max_relative_loss=None, min_power=None, delta_q=None,
-                 digits: int = 15, max_relative_beta_increase=None) -> dict:
+                 digits: int = 15, max_relative_beta_increase=None) -> ZtestMinMu:
     """Smallest mu keeping the power >= (1 - L) x unprotected power, or >= a given power.
 
     ``max_relative_beta_increase`` B is seed 000's criterion as printed in
@@ -126,12 +167,12 @@ def ztest_min_mu(n, sigma, m, alpha, max_relative_loss=None, min_power=None, del
         raise DomainError(name, text, f"a target below the unprotected power {mpmath.nstr(unprotected, digits)} "
                           "(reached only as mu -> inf)")
     if goal_value <= level:
-        return {"mu": sp.Integer(0), "power_unprotected": unprotected, "target_power": goal_value,
-                "note": "every mu > 0 keeps the power above the target (the power tends to alpha as mu -> 0)"}
+        return ZtestMinMu(mu=sp.Integer(0), power_unprotected=unprotected, target_power=goal_value, digits=digits,
+                          note="every mu > 0 keeps the power above the target (the power tends to alpha as mu -> 0)")
     for root, _ in D.ztest_mu_roots():
         expr = root.xreplace({D.target: goal})
         value = evaluate_env(expr, env, digits)
         if value > 0:
-            return {"mu": value, "power_unprotected": unprotected, "target_power": goal_value,
-                    "expr": root}
+            return ZtestMinMu(mu=value, power_unprotected=unprotected, target_power=goal_value, digits=digits,
+                              expr=root)
     raise DomainError(name, text, "a target SymPy's roots for mu can meet")

@@ -9,7 +9,7 @@ result's own ``digits`` field when it has one, 15 otherwise).
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, is_dataclass
 from fractions import Fraction
 from html import escape
 
@@ -34,6 +34,8 @@ def _plain(v, digits: int):
         return [_plain(x, digits) for x in v]
     if isinstance(v, dict):
         return {k: _plain(x, digits) for k, x in v.items()}
+    if is_dataclass(v) and not isinstance(v, type):          # a nested record (derive.risk.Limit: value, method)
+        return {f.name: _plain(getattr(v, f.name), digits) for f in fields(v)}
     return v
 
 

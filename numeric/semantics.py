@@ -4,9 +4,14 @@ Every quantity is one SymPy expression of ``derive.semantics`` with eps' of
 Theorem 3.9 substituted symbolically, evaluated at exact inputs: delta' - delta
 is exact, so delta = 10^-300 next to delta' = 0.05 loses nothing, and the prior
 and its complement are exact inputs of their own.
+
+Results are frozen dataclasses (``numeric.display.ResultDisplay``): ``SemanticsResult``,
+``ZcdpEpsPrime``, ``ReleasesUntil``, ``ReleaseBounds``.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import mpmath
 import sympy as sp
@@ -17,8 +22,56 @@ from derive.domains import parse_in
 from derive.symbols import delta as DELTA, eps as EPS
 
 from .bridge import exact_of
+from .display import ResultDisplay
 from .precision import evaluate_env
 from .risk import DEFAULT_PRIOR, prior_env
+
+
+@dataclass(frozen=True)
+class SemanticsResult(ResultDisplay):
+    """eps' (Thm 3.9) and the bounds that hold with probability >= 1 - delta' (``probability``)."""
+    eps_prime: object
+    probability: object
+    posterior_lower: object
+    posterior_upper: object
+    one_minus_posterior_lower: object
+    one_minus_posterior_upper: object
+    ratio_lower: object
+    ratio_upper: object
+    ratio_lower_at_prior: object
+    ratio_upper_at_prior: object
+    difference_bound: object
+    difference_lower_at_prior: object
+    difference_upper_at_prior: object
+    worst_case_prior: object
+    worst_case_prior_down: object
+    digits: int = 15
+
+
+@dataclass(frozen=True)
+class ZcdpEpsPrime(ResultDisplay):
+    """The smallest eps' of rho-zCDP at delta' (``digits`` verified) and the conversion's delta that gives it
+    (the minimiser, located by golden-section search: not a verified number)."""
+    eps_prime: object
+    delta: object
+    digits: int = 15
+
+
+@dataclass(frozen=True)
+class ReleasesUntil(ResultDisplay):
+    """The first k whose bound exceeds the threshold, the bound there and at k - 1 (None when k = 1)."""
+    k: int
+    bound_at_k: object
+    bound_before: object
+    digits: int = 20
+
+
+@dataclass(frozen=True)
+class ReleaseBounds(ResultDisplay):
+    """U(p, eps'_k) and tau(eps'_k), one entry per k of the ``ks`` asked for (in that order)."""
+    posterior_upper: tuple
+    difference_bound: tuple
+    digits: int = 15
 
 
 def inputs(eps, delta, delta_prime) -> dict:
@@ -32,7 +85,7 @@ def inputs(eps, delta, delta_prime) -> dict:
     return {EPS: exact_of(e), DELTA: exact_of(d), S.delta_p: exact_of(dp)}
 
 
-def semantics(eps, delta, delta_prime, prior=None, digits: int = 15) -> dict:
+def semantics(eps, delta, delta_prime, prior=None, digits: int = 15) -> SemanticsResult:
     """eps' and the bounds on posterior, ratio and difference that hold w.p. >= 1 - delta'."""
     env = inputs(eps, delta, delta_prime)
     env.update(prior_env(DEFAULT_PRIOR if prior is None else prior))
@@ -42,24 +95,24 @@ def semantics(eps, delta, delta_prime, prior=None, digits: int = 15) -> dict:
         return evaluate_env(expr, env, digits)
 
     lo_ratio, hi_ratio = S.ratio_bounds_at_prior(ep)
-    return {
-        "eps_prime": at(ep),
-        "probability": at(1 - S.delta_p),
-        "posterior_lower": at(S.lower(ep)), "posterior_upper": at(S.upper(ep)),
-        "one_minus_posterior_lower": at(S.one_minus_lower(ep)),
-        "one_minus_posterior_upper": at(S.one_minus_upper(ep)),
-        "ratio_lower": at(sp.exp(-ep)), "ratio_upper": at(sp.exp(ep)),
-        "ratio_lower_at_prior": at(lo_ratio), "ratio_upper_at_prior": at(hi_ratio),
-        "difference_bound": at(S.tau(ep)),
-        "difference_lower_at_prior": at(S.difference_at_prior(-ep)),
-        "difference_upper_at_prior": at(S.difference_at_prior(ep)),
-        "worst_case_prior": at(S.worst_case_prior(ep)),
-        "worst_case_prior_down": at(S.worst_case_prior_c(ep)),
-    }
+    return SemanticsResult(
+        eps_prime=at(ep),
+        probability=at(1 - S.delta_p),
+        posterior_lower=at(S.lower(ep)), posterior_upper=at(S.upper(ep)),
+        one_minus_posterior_lower=at(S.one_minus_lower(ep)),
+        one_minus_posterior_upper=at(S.one_minus_upper(ep)),
+        ratio_lower=at(sp.exp(-ep)), ratio_upper=at(sp.exp(ep)),
+        ratio_lower_at_prior=at(lo_ratio), ratio_upper_at_prior=at(hi_ratio),
+        difference_bound=at(S.tau(ep)),
+        difference_lower_at_prior=at(S.difference_at_prior(-ep)),
+        difference_upper_at_prior=at(S.difference_at_prior(ep)),
+        worst_case_prior=at(S.worst_case_prior(ep)),
+        worst_case_prior_down=at(S.worst_case_prior_c(ep)),
+        digits=digits)
 
 
 # --------------------------------------------------------- section 4.2, Example 4.1
-def zcdp_eps_prime(rho_total, delta_prime, conversion: str = "bun-steinke", digits: int = 15) -> dict:
+def zcdp_eps_prime(rho_total, delta_prime, conversion: str = "bun-steinke", digits: int = 15) -> ZcdpEpsPrime:
     """eps' (Thm 3.9) of rho-zCDP at delta', with the conversion's delta chosen to make eps' smallest.
 
     rho-zCDP is (eps_c(delta), delta)-DP for every delta in (0, delta') (Thm 2.7 via
@@ -98,11 +151,11 @@ def zcdp_eps_prime(rho_total, delta_prime, conversion: str = "bun-steinke", digi
         found["delta"] = mpmath.exp(arg)
         return -best
     value = verified_mpf(compute, digits)
-    return {"eps_prime": value, "delta": found["delta"]}
+    return ZcdpEpsPrime(eps_prime=value, delta=found["delta"], digits=digits)
 
 
 def releases_until(rho, delta_prime, threshold, bound: str = "posterior", prior=None,
-                   conversion: str = "bun-steinke", max_releases: int = 100_000) -> dict:
+                   conversion: str = "bun-steinke", max_releases: int = 100_000) -> ReleasesUntil:
     """The first number k of rho-zCDP releases whose bound at probability 1 - delta' exceeds ``threshold``.
 
     ``bound``: "posterior" (U(p, eps'_k), Thm 3.2/Cor. 3.10) or "difference"
@@ -118,7 +171,7 @@ def releases_until(rho, delta_prime, threshold, bound: str = "posterior", prior=
     expr = S.upper(EPS) if bound == "posterior" else S.tau(EPS)
 
     def value(k):
-        ep = zcdp_eps_prime(r * k, delta_prime, conversion, 20)["eps_prime"]
+        ep = zcdp_eps_prime(r * k, delta_prime, conversion, 20).eps_prime
         return evaluate_env(expr, {**env, EPS: ep}, 20)
 
     def above(k):
@@ -131,18 +184,19 @@ def releases_until(rho, delta_prime, threshold, bound: str = "posterior", prior=
     while hi - lo > 1:
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if not above(mid) else (lo, mid)
-    return {"k": hi, "bound_at_k": value(hi), "bound_before": value(hi - 1) if hi > 1 else None}
+    return ReleasesUntil(k=hi, bound_at_k=value(hi), bound_before=value(hi - 1) if hi > 1 else None, digits=20)
 
 
-def bounds_over_releases(rho, delta_prime, ks, prior=None, conversion: str = "bun-steinke", digits: int = 15) -> dict:
+def bounds_over_releases(rho, delta_prime, ks, prior=None, conversion: str = "bun-steinke",
+                         digits: int = 15) -> ReleaseBounds:
     """For each k of ``ks``: the upper bound U(p, eps'_k) on the posterior and the bound tau(eps'_k) on the
     posterior-to-prior difference that hold with probability >= 1 - delta' after k rho-zCDP releases
     (eps'_k from ``zcdp_eps_prime(k rho, ...)``, as in ``releases_until``; seed 002 Sec. 4.2, Fig. 5)."""
     r = parse_in("rho_positive", rho, "rho")
     env = prior_env(DEFAULT_PRIOR if prior is None else prior)
-    out = {"posterior_upper": [], "difference_bound": []}
+    upper, tau = [], []
     for k in ks:
-        ep = zcdp_eps_prime(r * int(k), delta_prime, conversion, digits + 5)["eps_prime"]
-        out["posterior_upper"].append(evaluate_env(S.upper(EPS), {**env, EPS: ep}, digits))
-        out["difference_bound"].append(evaluate_env(S.tau(EPS), {EPS: ep}, digits))
-    return out
+        ep = zcdp_eps_prime(r * int(k), delta_prime, conversion, digits + 5).eps_prime
+        upper.append(evaluate_env(S.upper(EPS), {**env, EPS: ep}, digits))
+        tau.append(evaluate_env(S.tau(EPS), {EPS: ep}, digits))
+    return ReleaseBounds(posterior_upper=tuple(upper), difference_bound=tuple(tau), digits=digits)

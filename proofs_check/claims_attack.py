@@ -69,11 +69,11 @@ def _fscore_rows(cases, digits=25):
         with mpmath.workdps(50):
             f, g, plateau = _laplace_fscore_brute(mpmath.mpf(eps), mpmath.mpf(beta), mpmath.mpf(sp.Rational(w).p) / sp.Rational(w).q)
         ctx = {"eps": eps, "beta": beta, "w": w}
-        if (out["branch"] == "plateau") != plateau:
+        if (out.branch == "plateau") != plateau:
             # the branch is decided by exact comparisons on both sides: a disagreement is a counter-example
-            yield {**ctx, "quantity": "branch (1 = plateau)"}, int(out["branch"] == "plateau"), int(plateau)
-        yield {**ctx, "quantity": "fscore"}, out["fscore"], f
-        yield {**ctx, "quantity": "one_minus_fscore"}, out["one_minus_fscore"], g
+            yield {**ctx, "quantity": "branch (1 = plateau)"}, int(out.branch == "plateau"), int(plateau)
+        yield {**ctx, "quantity": "fscore"}, out.fscore, f
+        yield {**ctx, "quantity": "one_minus_fscore"}, out.one_minus_fscore, g
 
 
 _EQ24_CASES = [("0.000001", "0.01", "1"), ("0.000001", "100", "1/2"), ("0.69", "1", "1"), ("0.7", "1", "1"),
@@ -137,7 +137,7 @@ def _eq12_inv():
     def rows():
         for beta, bound, w in (("1", "0.7", "1"), ("1", "0.99", "1"), ("0.5", "0.9", "1"),
                                ("2", "0.9999", "1"), ("1", "0.8", "1/2")):
-            eps = N.fscore_inverse(beta, bound, weight=w, digits=30)["eps"]
+            eps = N.fscore_inverse(beta, bound, weight=w, digits=30).eps
             with mpmath.workdps(50):
                 wv = mpmath.mpf(sp.Rational(w).p) / sp.Rational(w).q
                 f, _, _ = _laplace_fscore_brute(mpmath.mpf(eps), mpmath.mpf(beta), wv)
@@ -159,7 +159,8 @@ def _eq12_brute():
             closed = N.fscore_optimum(rec, beta, 20)
             brute = N.fscore_optimum(dataclasses.replace(rec, name="laplace (generic)"), beta, 20)
             for quantity in ("fscore", "one_minus_fscore"):
-                yield {"eps": eps, "beta": beta, "quantity": quantity}, brute[quantity], closed[quantity]
+                yield ({"eps": eps, "beta": beta, "quantity": quantity}, getattr(brute, quantity),
+                       getattr(closed, quantity))
     return agreement(rows(), mpmath.mpf(10) ** -15,
                      "F* and 1 - F* from the closed form vs golden-section maximisation over "
                      "log alpha, 20 digits, (eps, beta) in {(1e-6, 0.01), (1e-6, 100), (0.1, 1), (1, 0.01), (1, 100), "
@@ -214,7 +215,7 @@ def _thm3():
     def rows():
         for rec in (derive.laplace("1"), derive.classical_gaussian("0.5", "1e-5")):
             for a in ("1e-300", "0.001", "0.3", "0.5", "0.7", "0.999"):
-                theta = N.pr(rec, a, 30)["threshold"]
+                theta = N.pr(rec, a, 30).threshold
                 with mpmath.workdps(60):
                     if rec.name == "laplace":
                         gsr = mpmath.exp(-theta) / 2 if theta >= 0 else 1 - mpmath.exp(theta) / 2
@@ -285,12 +286,12 @@ def _eq15():
             f, g = _gauss_f(t_root, d, b2)
             theta = t_root / d        # threshold in units of Delta Q (sigma = 1/mu)
         results.append(({"mu": mu, "beta": bv}, out, f, g, theta))
-    toolkit = agreement(((({**c, "quantity": q}), o[q], ref) for c, o, f, g, _ in results
+    toolkit = agreement(((({**c, "quantity": q}), getattr(o, q), ref) for c, o, f, g, _ in results
                          for q, ref in (("fscore", f), ("one_minus_fscore", g))), mpmath.mpf(10) ** -10,
                         "numeric.attack.fscore_optimum(gaussian(mu), beta) at 12 digits vs F_beta at the root of "
                         "Eq. 15 (mu, beta) in {(0.5, 0.1), (1, 1)}")
     # the threshold sits at a maximum: fscore_optimum verifies it to half the digits
-    threshold = agreement([({**c, "quantity": "threshold"}, o["threshold"], theta)
+    threshold = agreement([({**c, "quantity": "threshold"}, o.threshold, theta)
                            for c, o, _, _, theta in results], mpmath.mpf(10) ** -5,
                           "its threshold vs root/d to 1e-5 (verified to half the digits)")
     return combine(None, [paper, toolkit, threshold])

@@ -125,9 +125,9 @@ def _table1():
                             ("uniform-sampling(mu=1, n=5)", derive.uniform_sampling(1, 5), R.CATASTROPHIC),
                             ("uniform-sampling(mu=2.5, n=100)", derive.uniform_sampling("2.5", 100), R.CATASTROPHIC)):
         cls = NR.classify(rec)
-        if cls["failure"] != want:
-            return Outcome(FAILED, counterexample={"case": name, "failure": cls["failure"], "paper": want})
-        rows.append(f"{name}: f(0) = {cls['f0'].value}, rho = {cls['rho'].value} -> {cls['failure']}")
+        if cls.failure != want:
+            return Outcome(FAILED, counterexample={"case": name, "failure": cls.failure, "paper": want})
+        rows.append(f"{name}: f(0) = {cls.f0.value}, rho = {cls.rho.value} -> {cls.failure}")
     lap = D.rho_of_parameter(derive.laplace()).value
     urs = R.f_at_zero(derive.uniform_sampling()).value
     printed = 1 - (1 - sp.exp(-sy.mu)) / sy.n
@@ -187,23 +187,23 @@ def _post_sup():
     for label, rec in mechanism_cases():
         for p in ("1e-15", "0.5", "0.999999999999999"):
             r = NR.risk(rec, "0.5", p, 20)
-            down = r["one_minus_posterior_sup"]
+            down = r.one_minus_posterior_sup
             for a in ALPHA_GRID[1:]:
                 got = NR.posterior(rec, p, a, 20)
                 points += 1
-                if not got["one_minus_posterior"] > 0 or \
-                        (r["failure"] == R.NONE and _above(down, got["one_minus_posterior"], TOL)):
+                if not got.one_minus_posterior > 0 or \
+                        (r.failure == R.NONE and _above(down, got.one_minus_posterior, TOL)):
                     return Outcome(FAILED, counterexample={"case": label, "prior": p, "alpha": a,
-                                                           "1-p_post": str(got["one_minus_posterior"]),
+                                                           "1-p_post": str(got.one_minus_posterior),
                                                            "1-sup": str(down)})
-            if r["failure"] == R.NONE:
-                near = NR.posterior(rec, p, "1e-300", 20)["one_minus_posterior"]
+            if r.failure == R.NONE:
+                near = NR.posterior(rec, p, "1e-300", 20).one_minus_posterior
                 rows.append(({"case": label, "prior": p}, near, down))
 
                 # adversarial search for the smallest relative slack (1 - p_post(alpha))/(1 - sup) - 1 over
                 # log10 alpha in [-300, log10 0.999], beyond the grid
                 def slack(t, rec=rec, p=p, down=down):
-                    got = NR.posterior(rec, p, log_alpha(t), 20)["one_minus_posterior"]
+                    got = NR.posterior(rec, p, log_alpha(t), 20).one_minus_posterior
                     with mpmath.workdps(60):
                         return got / down - 1
                 value, t, n = minimise(slack, -300.0, -0.000435, grid=15, starts=1, iterations=15)
@@ -214,10 +214,10 @@ def _post_sup():
                                                    "relative slack": mpmath.nstr(value, 5)})
                 if search_worst is None or value < search_worst[0]:
                     search_worst = (value, {"case": label, "prior": p, "alpha": log_alpha(t)})
-            elif r["posterior_sup_attained"] != (r["failure"] == R.CATASTROPHIC) or \
-                    r["posterior_sup_attained"] != (mp.tradeoff(rec, "0", 20) < 1):
-                return Outcome(FAILED, counterexample={"case": label, "prior": p, "failure": r["failure"],
-                                                       "attained": r["posterior_sup_attained"]})
+            elif r.posterior_sup_attained != (r.failure == R.CATASTROPHIC) or \
+                    r.posterior_sup_attained != (mp.tradeoff(rec, "0", 20) < 1):
+                return Outcome(FAILED, counterexample={"case": label, "prior": p, "failure": r.failure,
+                                                       "attained": r.posterior_sup_attained})
     out = agreement(rows, mpmath.mpf(10) ** -18,
                     "1 - p_post(1e-300) equals 1 - sup (finite rho); otherwise the sup 1 is attained "
                     "iff f(0) < 1 (numerically) iff the class is catastrophic; priors 1e-15, 0.5, 1 - 1e-15",

@@ -148,15 +148,15 @@ def _df_def6_range():
             pw = _gauss_power("1", "1e-100")
             a0 = mpmath.mpf("1e-100")
             rows = [({"what": "Laplace eps = 1, prior 1/2: sup_alpha p_post (numeric.risk) vs pi e/(1 - pi + pi e)"},
-                     r["posterior_sup"], e / (1 + e)),
+                     r.posterior_sup, e / (1 + e)),
                     ({"what": "Gaussian mu = 1, prior 1/2, alpha = 1e-100: 1 - p_post vs Bayes alpha/(alpha + 1 - f)"},
-                     tiny["one_minus_posterior"], a0 / (a0 + pw)),
+                     tiny.one_minus_posterior, a0 / (a0 + pw)),
                     ({"what": "URS(1, 5): f(0) vs 1 - (1 - e^-1)/5"}, mp.tradeoff(urs, "0", DIG),
                      1 - (1 - mpmath.exp(-1)) / 5)]
         out = agreement(rows, TOL, "with p_prior in (0, 1) the three classes of Theorem 1 are non-empty: "
                                    "Laplace sup p_post < 1 (no failure), Gaussian p_post < 1 for alpha > 0 "
                                    "(graceful), URS f(0) < 1 (catastrophic)")
-        classes = (NR.classify(lap)["failure"], NR.classify(urs)["failure"])
+        classes = (NR.classify(lap).failure, NR.classify(urs).failure)
         if out.status is CONFIRMED and classes != ("none", "catastrophic"):
             return Outcome(FAILED, detail=f"classes {classes}, expected none and catastrophic")
         return out
@@ -172,7 +172,7 @@ def _df_def6_range():
             post_pi0 = (0 * pw_urs) / (1 * mpmath.mpf(a) + 0 * pw_urs)   # pi = 0
         if not (post_pi1 == 1 and post_pi0 == 0):
             return None
-        near = NR.posterior(lap, "0.999999999999999999999999999999", a)["one_minus_posterior"]
+        near = NR.posterior(lap, "0.999999999999999999999999999999", a).one_minus_posterior
         return {"Laplace eps = 1 (toolkit class: none), alpha = 0.5": f"1 - f = {_s(pw_lap)}; p_post at "
                 f"p_prior = 1 is exactly 1 (and 1 - p_post = {_s(near, 3)} at p_prior = 1 - 1e-30), so 'p_post < 1 "
                 "for all p_prior in [0;1]' fails for every mechanism",
@@ -204,7 +204,7 @@ def _df_thm2_asymptotic():
                      mp.power(lap, a, DIG) / _mpf(a), e) for a in ("1e-5", "1e-100")]
             rows += [({"what": f"Gaussian mu = 1: 1 - f at {a} (mp.power) vs normal tail"},
                       mp.power(g, a, DIG), _gauss_power("1", a)) for a in points]
-        rows.append(({"what": "Laplace eps = 1: rho (numeric.risk) vs e"}, NR.risk(lap)["rho"], mpmath.e))
+        rows.append(({"what": "Laplace eps = 1: rho (numeric.risk) vs e"}, NR.risk(lap).rho, mpmath.e))
         return agreement(rows, TOL, "rho = lim (1 - f)/alpha: e for Laplace(1) (finite, (6) holds); the "
                                     "Gaussian's 1 - f(alpha) checked against the normal tail down to 1e-300")
 
@@ -218,7 +218,7 @@ def _df_thm2_asymptotic():
                 dev = abs((al - pw) / (1 - al))     # |f/(1 - alpha) - 1|, f = 1 - pw
             ratios.append(pw / _mpf(a))
             out[f"alpha = {a}"] = f"|f/(1 - alpha) - 1| = {_s(dev, 3)}, (1 - f)/alpha = {_s(ratios[-1], 8)}"
-        rho = NR.classify(g)["rho"].value
+        rho = NR.classify(g).rho.value
         grows = all(ratios[i + 1] > 1000 * ratios[i] for i in range(len(ratios) - 1))
         with mpmath.workdps(400):
             tiny = abs((_mpf(points[-1]) - mp.power(g, points[-1], DIG)) / (1 - _mpf(points[-1])))
@@ -421,8 +421,8 @@ def _df_s52_criterion():
     def corrected():
         rows = []
         for n in ns:
-            fit = ND.ztest_min_mu(n, _SIG, _M, "0.01", max_relative_loss="0.01", digits=DIG)["mu"]
-            asp = ND.ztest_min_mu(n, _SIG, _M, "0.05", max_relative_beta_increase="0.01", digits=DIG)["mu"]
+            fit = ND.ztest_min_mu(n, _SIG, _M, "0.01", max_relative_loss="0.01", digits=DIG).mu
+            asp = ND.ztest_min_mu(n, _SIG, _M, "0.05", max_relative_beta_increase="0.01", digits=DIG).mu
             state[n] = (fit, asp)
             with mpmath.workdps(WDPS):
                 p0 = _z_power(n, "0.01")
@@ -473,11 +473,11 @@ def _df_s52_power():
     def corrected():
         rows = []
         for n in ns:
-            got = ND.ztest_min_mu(n, _SIG, _M, "0.05", min_power="0.8", digits=DIG)["mu"]
+            got = ND.ztest_min_mu(n, _SIG, _M, "0.05", min_power="0.8", digits=DIG).mu
             rows.append(({"n": n, "what": "smallest mu with power >= 0.8 at alpha = 0.05"}, got,
                          _z_mu_for_power(n, "0.05", "0.8")))
             rows.append(({"n": n, "what": "power at that mu (numeric.design.ztest)"},
-                         ND.ztest(n, _SIG, _M, "0.05", _dec(got, 20), digits=DIG)["power"], mpmath.mpf("0.8")))
+                         ND.ztest(n, _SIG, _M, "0.05", _dec(got, 20), digits=DIG).power, mpmath.mpf("0.8")))
         return agreement(rows, 1e-9, "numeric.design.ztest_min_mu(min_power = 0.8) against the closed form "
                                      "mu* = Delta_q / sqrt((m/(z_(1-alpha) + z_0.8))^2 - sigma^2/n); power 0.8 at mu* "
                                      "(mu* passed to 20 digits)")
@@ -485,7 +485,7 @@ def _df_s52_power():
     def counterexample():
         out = {}
         for n in ns:
-            pw = ND.ztest(n, _SIG, _M, "0.05", "0.000001", digits=DIG)["power"]
+            pw = ND.ztest(n, _SIG, _M, "0.05", "0.000001", digits=DIG).power
             if not _gt(mpmath.mpf("0.2"), pw):
                 return None
             out[f"n = {n}, mu = 1e-6"] = f"power {_s(pw, 12)}, beta = {_s(1 - pw, 12)} >= 0.8"
@@ -510,9 +510,9 @@ def _df_fig5():
         rows, losses = [], {}
         for n, mu in cases:
             z = ND.ztest(n, _SIG, _M, "0.01", mu, digits=DIG)
-            rows.append(({"n": n, "mu": mu, "what": "power"}, z["power"], _z_power(n, "0.01", mu)))
-            rows.append(({"n": n, "mu": mu, "what": "unprotected power"}, z["power_unprotected"], _z_power(n, "0.01")))
-            losses[(n, mu)] = z["relative_loss"]
+            rows.append(({"n": n, "mu": mu, "what": "power"}, z.power, _z_power(n, "0.01", mu)))
+            rows.append(({"n": n, "mu": mu, "what": "unprotected power"}, z.power_unprotected, _z_power(n, "0.01")))
+            losses[(n, mu)] = z.relative_loss
         out = agreement(rows, TOL, "numeric.design.ztest against P(N(m/s, 1) > z_0.99)")
         if out.status is CONFIRMED:
             bad = [k for k in ((15, "10"), (100, "1"), (500, "1")) if not losses[k] <= mpmath.mpf("0.01")]
@@ -524,10 +524,10 @@ def _df_fig5():
 
     def counterexample():
         z = ND.ztest(15, _SIG, _M, "0.01", "1", digits=DIG)
-        if not z["relative_loss"] > mpmath.mpf("0.1"):
+        if not z.relative_loss > mpmath.mpf("0.1"):
             return None
-        return {"n": "15", "mu": "1", "alpha0": "0.01", "m": "0.2", "power": _s(z["power"], 12),
-                "unprotected power": _s(z["power_unprotected"], 12), "relative loss": _s(z["relative_loss"], 6)}
+        return {"n": "15", "mu": "1", "alpha0": "0.01", "m": "0.2", "power": _s(z.power, 12),
+                "unprotected power": _s(z.power_unprotected, 12), "relative loss": _s(z.relative_loss, 6)}
     return refutation("statistical power remains virtually unaffected for privacy parameters mu >= 1, across all "
                       "sample sizes",
                       "the relative power loss at m = 0.2 is <= 1% for mu >= 10 at n = 15 (0.775 vs 0.780) and for "
@@ -582,10 +582,10 @@ def _df_urs_roc():
     rows = [({"what": "AUC (numeric.auc) vs 1 - integral of max{0, 1 - p - x}"}, NAUC.auc(urs, DIG), ref_auc),
             ({"what": "f(0) (mp.tradeoff) vs 1 - p"}, mp.tradeoff(urs, "0", DIG), 1 - p),
             ({"what": "posterior at alpha -> 0, prior 1/2 (numeric.risk)"},
-             NR.posterior(urs, "0.5", "0")["posterior"], mpmath.mpf(1))]
+             NR.posterior(urs, "0.5", "0").posterior, mpmath.mpf(1))]
     out = agreement(rows, TOL, "URS(mu = 0.1, n = 5)")
     if out.status is CONFIRMED:
-        cls = NR.classify(urs)["failure"]
+        cls = NR.classify(urs).failure
         auc = NAUC.auc(urs, DIG)
         if cls != "catastrophic" or not auc < mpmath.mpf("0.52"):
             return Outcome(FAILED, detail=f"class {cls}, AUC {auc}")

@@ -48,7 +48,7 @@ def _lxm_lambda():
         with mpmath.workdps(WDPS):
             e = _mpf(eps)
             for a in ("0.6", "0.75", "0.9"):
-                th = NA.pr(lap, a, DIG)["threshold"]
+                th = NA.pr(lap, a, DIG).threshold
                 state[a] = th
                 rows.append(({"alpha": a, "what": "Eq. 6 threshold (numeric.attack.pr) vs log(2(1 - alpha))/eps"},
                              th, mpmath.log(2 * (1 - _mpf(a))) / e))
@@ -57,7 +57,7 @@ def _lxm_lambda():
                 rows.append(({"alpha": a, "what": "P_FA at the threshold vs alpha"},
                              laplace_sf(th, 0, 1 / e), _mpf(a)))
             a = "0.3"
-            th = NA.pr(lap, a, DIG)["threshold"]
+            th = NA.pr(lap, a, DIG).threshold
             rows.append(({"alpha": a, "what": "first branch e^-eps/(4 alpha^2) vs the likelihood ratio at theta"},
                          mpmath.exp(-e) / (4 * _mpf(a) ** 2), mpmath.exp(-e * abs(th - 1)) / mpmath.exp(-e * abs(th))))
         return agreement(rows, TOL, "Laplace(eps = 1), Q(D') = 0, Q(D) = 1: thresholds of numeric.attack.pr "
@@ -115,9 +115,9 @@ def _lxm_plateau():
                 b2 = _mpf(beta) ** 2
                 rows.append(({"beta": beta, "what": "F*_beta at small eps (numeric.attack.fscore_optimum) vs "
                               "(1 + beta^2)/(2 + beta^2)"},
-                             NA.fscore_optimum(derive.laplace("0.01"), beta, DIG)["fscore"], (1 + b2) / (2 + b2)))
+                             NA.fscore_optimum(derive.laplace("0.01"), beta, DIG).fscore, (1 + b2) / (2 + b2)))
             rows.append(({"beta": beta, "eps": pr, "what": "F*_beta at the printed eps vs brute force over theta"},
-                         NA.fscore_optimum(derive.laplace(pr), beta, DIG)["fscore"], _f_beta_brute(pr, beta)))
+                         NA.fscore_optimum(derive.laplace(pr), beta, DIG).fscore, _f_beta_brute(pr, beta)))
         out = agreement(rows, 1e-9, "F*_beta of Laplace through numeric.attack.fscore_optimum against the plateau "
                                     "and a brute-force maximum over the threshold (F* is non-decreasing in eps, "
                                     "so its minimum is the plateau)")
@@ -134,8 +134,8 @@ def _lxm_plateau():
         out = {}
         for beta, f, pr in _PLATEAU_CELLS:
             inv = NA.fscore_inverse(beta, f, digits=DIG)
-            fs = NA.fscore_optimum(derive.laplace(pr), beta, DIG)["fscore"]
-            if inv["eps"] is not None or not _gt(fs, _mpf(f)):
+            fs = NA.fscore_optimum(derive.laplace(pr), beta, DIG).fscore
+            if inv.eps is not None or not _gt(fs, _mpf(f)):
                 return None
             out[f"beta = {beta}, F = {f}"] = f"printed {pr}; F*_beta({pr}) = {_s(fs, 10)} > {f}; no eps qualifies"
         return out
@@ -157,7 +157,7 @@ def _lxm_truncated():
     def corrected():
         rows = []
         for beta, f, pr in _TRUNC_CELLS:
-            eps = NA.fscore_inverse(beta, f, digits=DIG)["eps"]
+            eps = NA.fscore_inverse(beta, f, digits=DIG).eps
             state[(beta, f)] = eps
             rows.append(({"beta": beta, "F": f, "what": "F*_beta at the inverse (brute force over theta) vs F"},
                          _f_beta_brute(_dec(eps, 20), beta), _mpf(f)))

@@ -31,14 +31,14 @@ def _ex11_rows(kind):
             ref = {"posterior_upper": ee / (1 + ee), "posterior_lower": 1 / (1 + ee), "ratio_upper": ee,
                    "difference_bound": mpmath.tanh(_mpf(e) / 4), "worst_case_prior": 1 / (1 + mpmath.sqrt(ee))}
         for k in kind:
-            rows.append(({"eps": e, "what": f"{k} (numeric.semantics) vs closed form"}, s[k], ref[k]))
+            rows.append(({"eps": e, "what": f"{k} (numeric.semantics) vs closed form"}, getattr(s, k), ref[k]))
     return rows
 
 
 def _rr_posterior(eps, prior):
     """Posterior after the 'no' report of randomized response (eps) on a prior: through the RR
     record's Neyman-Pearson posterior at a level on its linear piece (alpha = 0.4 < 1/(1 + e^eps))."""
-    return NR.posterior(derive.randomized_response(eps), prior, "0.4", DIG)["posterior"]
+    return NR.posterior(derive.randomized_response(eps), prior, "0.4", DIG).posterior
 
 
 def _rr_reference(eps, prior):
@@ -65,10 +65,10 @@ def _kz_posterior():
         for e in _EX11:
             s = NS.semantics(e, "0", "0.01", prior="0.5", digits=DIG)
             rr = _rr_posterior(e, "0.5")
-            if not (_gt(s["posterior_upper"], mpmath.mpf("0.52")) and _gt(mpmath.mpf("0.48"), s["posterior_lower"])
+            if not (_gt(s.posterior_upper, mpmath.mpf("0.52")) and _gt(mpmath.mpf("0.48"), s.posterior_lower)
                     and _gt(rr, mpmath.mpf("0.52"))):
                 return None
-            out[f"eps = {e}"] = (f"bounds [{_s(s['posterior_lower'], 10)}, {_s(s['posterior_upper'], 10)}]; "
+            out[f"eps = {e}"] = (f"bounds [{_s(s.posterior_lower, 10)}, {_s(s.posterior_upper, 10)}]; "
                                  f"randomized response reaches posterior {_s(rr, 12)} > 0.52")
         return out
     return refutation("the probability ... will be between 48% and 52%",
@@ -92,7 +92,7 @@ def _kz_ratio():
     def counterexample():
         out = {}
         for e in _EX11:
-            r = NS.semantics(e, "0", "0.01", prior="0.5", digits=DIG)["ratio_upper"]
+            r = NS.semantics(e, "0", "0.01", prior="0.5", digits=DIG).ratio_upper
             if not _gt(r, mpmath.mpf("1.1"), mpmath.mpf("1e-4")):
                 return None
             out[f"eps = {e}: bound e^eps"] = _s(r, 12)
@@ -122,7 +122,7 @@ def _kz_difference():
                 return 1 / (1 + (1 - p) / (p * ee)) - p
             _, best = brute_max(gain, mpmath.mpf("0.001"), mpmath.mpf("0.999"), grid=200, smooth=True)
         rows.append(({"eps": "0.1", "what": "tanh(eps/4) (numeric.semantics) vs brute-force max_p of U(p) - p"},
-                     NS.semantics("0.1", "0", "0.01", prior="0.5", digits=DIG)["difference_bound"], best))
+                     NS.semantics("0.1", "0", "0.01", prior="0.5", digits=DIG).difference_bound, best))
         return agreement(rows, 1e-10, "difference bound and worst prior of numeric.semantics against tanh(eps/4), "
                                       "1/(1 + e^(eps/2)) and a brute-force maximum")
 
@@ -130,10 +130,10 @@ def _kz_difference():
         out = {}
         for e in _EX11:
             s = NS.semantics(e, "0", "0.01", prior="0.5", digits=DIG)
-            if not _gt(s["difference_bound"], mpmath.mpf("0.02"), mpmath.mpf("0.01")):
+            if not _gt(s.difference_bound, mpmath.mpf("0.02"), mpmath.mpf("0.01")):
                 return None
-            out[f"eps = {e}: bound tanh(eps/4)"] = _s(s["difference_bound"], 12)
-        pstar = _dec(NS.semantics("0.1", "0", "0.01", prior="0.5", digits=DIG)["worst_case_prior"], 20)
+            out[f"eps = {e}: bound tanh(eps/4)"] = _s(s.difference_bound, 12)
+        pstar = _dec(NS.semantics("0.1", "0", "0.01", prior="0.5", digits=DIG).worst_case_prior, 20)
         gain = _rr_posterior("0.1", pstar) - _mpf(pstar)
         if not _gt(gain, mpmath.mpf("0.02"), mpmath.mpf("0.01")):
             return None
@@ -155,7 +155,7 @@ def _kz_month():
     state = {}
 
     def corrected():
-        e30 = NS.zcdp_eps_prime("0.3", "0.01", digits=DIG)["eps_prime"]
+        e30 = NS.zcdp_eps_prime("0.3", "0.01", digits=DIG).eps_prime
         s = NS.semantics(_dec(e30, 30), "0", "0.01", prior="0.5", digits=DIG)
         state.update(e30=e30, s=s)
         with mpmath.workdps(30):
@@ -170,8 +170,8 @@ def _kz_month():
             ref = -best
             pstar = 1 / (1 + mpmath.exp(ref / 2))
         rows = [({"what": "eps'_30 (numeric.semantics.zcdp_eps_prime) vs minimum over delta (brute force)"}, e30, ref),
-                ({"what": "worst-case prior p* vs 1/(1 + e^(eps'/2))"}, s["worst_case_prior"], pstar),
-                ({"what": "difference tau vs 1 - 2 p* (Lemma 3.4)"}, s["difference_bound"], 1 - 2 * pstar)]
+                ({"what": "worst-case prior p* vs 1/(1 + e^(eps'/2))"}, s.worst_case_prior, pstar),
+                ({"what": "difference tau vs 1 - 2 p* (Lemma 3.4)"}, s.difference_bound, 1 - 2 * pstar)]
         return agreement(rows, 1e-9, "rho = 0.3 (0.01 per day, 30 days), delta' = 0.01")
 
     def counterexample():
@@ -180,11 +180,11 @@ def _kz_month():
             printed_gap = mpmath.mpf("0.81") - mpmath.mpf("0.19")
         # the paper's own difference (67%) against its own endpoints; and the computed worst prior
         if not (abs(printed_gap - mpmath.mpf("0.67")) > mpmath.mpf("0.04")
-                and abs(s["worst_case_prior"] - mpmath.mpf("0.19")) > mpmath.mpf("0.02")):
+                and abs(s.worst_case_prior - mpmath.mpf("0.19")) > mpmath.mpf("0.02")):
             return None
         return {"printed endpoints": "19% to 81%: difference 62%", "printed difference": "67%",
-                "eps'_30": _s(state["e30"], 12), "computed worst-case prior": _s(s["worst_case_prior"], 10),
-                "posterior at it": _s(1 - s["worst_case_prior"], 10), "tau": _s(s["difference_bound"], 10)}
+                "eps'_30": _s(state["e30"], 12), "computed worst-case prior": _s(s.worst_case_prior, 10),
+                "posterior at it": _s(1 - s.worst_case_prior, 10), "tau": _s(s.difference_bound, 10)}
     return refutation("This corresponds to worst-case increases of ... 19% to 81% (difference 67%)",
                       "16% to 84% (p* = 0.1638, difference 0.6724 = 1 - 2p*)", counterexample, corrected,
                       "numeric.semantics.zcdp_eps_prime and semantics (rho = 0.01 per day inferred)")
@@ -206,10 +206,10 @@ def _kz_fig3():
 
     def corrected():
         rows = [({"k": k, "what": "advanced composition (numeric.composition.compose_pure) vs its formula"},
-                 NC.compose_pure(e0, k, d, "advanced", DIG)["eps"], ref(k)) for k in ks]
+                 NC.compose_pure(e0, k, d, "advanced", DIG).eps, ref(k)) for k in ks]
         out = agreement(rows, TOL, "advanced composition against eps0 sqrt(2k log(1/delta)) + k eps0 (e^eps0 - 1)")
         if out.status is CONFIRMED:
-            big = NC.compose_pure(e0, 10**4, d, "advanced", DIG)["eps"]
+            big = NC.compose_pure(e0, 10**4, d, "advanced", DIG).eps
             if not big < 10**4 * _mpf(e0):
                 return Outcome(FAILED, detail="advanced composition not below basic at k = 1e4")
             out.detail += "; below basic k eps0 at k = 1e4 (slower growth, concave in k)"
@@ -220,7 +220,7 @@ def _kz_fig3():
             slope = _mpf(e0) * mpmath.expm1(_mpf(e0))
         out = {}
         for k in ks:
-            r = NC.compose_pure(e0, k, d, "advanced", DIG)["eps"] / k
+            r = NC.compose_pure(e0, k, d, "advanced", DIG).eps / k
             if not _gt(r, slope, mpmath.mpf("1e-3")):
                 return None
             out[f"k = {k}: eps(k)/k"] = _s(r, 10)

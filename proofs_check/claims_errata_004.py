@@ -36,13 +36,13 @@ def _su_tv():
                  mp.profile_delta(urs, "0", DIG), tv),
                 ({"what": "f(0) (mp.tradeoff) vs 1 - p"}, mp.tradeoff(urs, "0", DIG), 1 - p),
                 ({"what": "posterior at alpha -> 0, prior 1/2 (numeric.risk)"},
-                 NR.posterior(urs, "0.5", "0")["posterior"], mpmath.mpf(1))]
+                 NR.posterior(urs, "0.5", "0").posterior, mpmath.mpf(1))]
         return agreement(rows, TOL, "release of one uniformly random record, n = 100")
 
     def counterexample():
         tv = mp.profile_delta(urs, "0", DIG)
         f0 = mp.tradeoff(urs, "0", DIG)
-        cls = NR.classify(urs)["failure"]
+        cls = NR.classify(urs).failure
         if not (tv < mpmath.mpf("0.0101") and f0 < 1 - mpmath.mpf("0.009") and cls == "catastrophic"):
             return None
         return {"mechanism": "release one uniformly random record, n = 100 (URS mu = 80)",

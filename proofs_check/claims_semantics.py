@@ -390,8 +390,8 @@ def _d26():
         with mpmath.workdps(50):
             r_tot = (mpmath.mpf(mu_t) * mpmath.sqrt(k_)) ** 2 / 2
             ref = r_tot + 2 * mpmath.sqrt(r_tot * mpmath.log(1 / mpmath.mpf(d_t)))
-        rows.append(({"mu": mu_t, "k": k_, "delta": d_t}, got["eps"], ref))
-        rows.append(({"mu": mu_t, "k": k_, "quantity": "rho_total"}, got["rho_total"], r_tot))
+        rows.append(({"mu": mu_t, "k": k_, "delta": d_t}, got.eps, ref))
+        rows.append(({"mu": mu_t, "k": k_, "quantity": "rho_total"}, got.rho_total, r_tot))
 
     def numeric():
         fn = compile_mp(sp.diff(rec.power, sy.alpha))
@@ -427,8 +427,8 @@ def _t27():
     # rho = mu^2/2 (KZ-D2.6): mu = 0.1, 0.5, 1, 2, 4 for rho = 0.005, 0.125, 0.5, 2, 8
     def case(r_t, mu_t):
         def margin(d_t):
-            bs = NC.zcdp_to_dp(r_t, 1, d_t, "bun-steinke", 20)["eps"]
-            cks = NC.zcdp_to_dp(r_t, 1, d_t, "cks", 20)["eps"]
+            bs = NC.zcdp_to_dp(r_t, 1, d_t, "bun-steinke", 20).eps
+            cks = NC.zcdp_to_dp(r_t, 1, d_t, "cks", 20).eps
             exact = mp.profile_eps(derive.gaussian(mu_t), d_t, 20)   # the exact eps at delta
             with mpmath.workdps(40):
                 return min((cks - exact) / exact, (bs - cks) / cks)
@@ -460,9 +460,9 @@ def _t28():
     rows = []
     for k_, e0 in ((1, "0.5"), (10, "0.1"), (50, "0.2"), (1000, "0.01")):
         for d_t in ("1e-3", "1e-8"):
-            opt = NC.compose_pure(e0, k_, d_t, "optimal", 20)["eps"]
-            basic = NC.compose_pure(e0, k_, d_t, "basic", 20)["eps"]
-            adv = NC.compose_pure(e0, k_, d_t, "advanced", 20)["eps"]
+            opt = NC.compose_pure(e0, k_, d_t, "optimal", 20).eps
+            basic = NC.compose_pure(e0, k_, d_t, "basic", 20).eps
+            adv = NC.compose_pure(e0, k_, d_t, "advanced", 20).eps
             points += 1
             if opt > basic or opt > adv:
                 return Outcome(FAILED, counterexample={"k": k_, "eps0": e0, "delta": d_t, "optimal": str(opt),
@@ -538,7 +538,7 @@ def _semantics_rows(keys, points):
         got = NS.semantics(e, d, dp, p, 30)
         ref = _indep_bounds(e, d, dp, p)
         for key in keys:
-            rows.append(({"eps": e, "delta": d, "delta'": dp, "prior": p, "key": key}, got[key], ref[key]))
+            rows.append(({"eps": e, "delta": d, "delta'": dp, "prior": p, "key": key}, getattr(got, key), ref[key]))
     return rows
 
 
@@ -570,7 +570,7 @@ def _gaussian_witness(e, p, broken):
     got = NR.posterior(derive.gaussian(1), p, "1e-300", 25)
     if not broken(got):
         return Outcome(FAILED, counterexample={"mechanism": "gaussian(mu=1)", "eps": e, "prior": p,
-                                               "posterior(1e-300)": str(got["posterior"])},
+                                               "posterior(1e-300)": str(got.posterior)},
                        detail="the converse direction: a mechanism that is not eps-DP should break the bound")
     return Outcome(CONFIRMED, points=1, detail=f"converse: gaussian(mu=1) breaks the bound at eps={e}, prior={p}")
 
@@ -587,13 +587,13 @@ def _c36():
     cases = []
     for e, p in _PURE:
         up = _indep_bounds(e, 0, "0.05", p)["posterior_upper"]
-        cases.append(_laplace_sweep(e, p, lambda got, up=up: (up - got["posterior"]) / up,
+        cases.append(_laplace_sweep(e, p, lambda got, up=up: (up - got.posterior) / up,
                                     f"laplace(eps={e}), prior {p}: (U - p_post)/U"))
     sweep = inequality(cases, mpmath.mpf(10) ** -22, "p_post(alpha) <= U(p, eps) for the Laplace record, "
                        "alpha in [1e-300, 0.999] (grid + golden-section search); 0 = attained (linear regime)",
                        grid_points=("1e-1000", "1e-300", "0.5", "1"))
     up5 = _indep_bounds("5", 0, "0.05", "0.5")["posterior_upper"]
-    witness = _gaussian_witness("5", "0.5", lambda got: got["posterior"] > up5)
+    witness = _gaussian_witness("5", "0.5", lambda got: got.posterior > up5)
     return _first_bad(rows, witness, sweep)
 
 
@@ -606,19 +606,19 @@ def _c36():
 def _c37():
     rows = _semantics_rows(("ratio_upper", "ratio_lower", "ratio_upper_at_prior"), _PURE_POINTS)
     for e, _ in _PURE:       # sup_p P/p = e^eps is seed 000's rho of the eps-DP Laplace mechanism
-        rows.append(({"eps": e, "key": "rho(laplace) = ratio_upper"}, NR.risk(derive.laplace(e), "0.01", "0.5", 30)["rho"],
-                     NS.semantics(e, "0", "0.05", "0.5", 30)["ratio_upper"]))
+        rows.append(({"eps": e, "key": "rho(laplace) = ratio_upper"}, NR.risk(derive.laplace(e), "0.01", "0.5", 30).rho,
+                     NS.semantics(e, "0", "0.05", "0.5", 30).ratio_upper))
     agree = agreement(rows, mpmath.mpf(10) ** -25, "semantics(eps, 0, delta', p) ratio bounds e^-+eps and "
                       "U/p; seed 000's rho of laplace(eps) = e^eps")
     cases = []
     for e, p in _PURE:
         top = _indep_bounds(e, 0, "0.05", p)["ratio_upper"]
-        cases.append(_laplace_sweep(e, p, lambda got, top=top, p=p: (top - got["posterior"] / mpmath.mpf(p)) / top,
+        cases.append(_laplace_sweep(e, p, lambda got, top=top, p=p: (top - got.posterior / mpmath.mpf(p)) / top,
                                     f"laplace(eps={e}), prior {p}: (e^eps - p_post/p)/e^eps"))
     sweep = inequality(cases, mpmath.mpf(10) ** -22, "p_post(alpha)/p <= e^eps for the Laplace record, alpha in "
                        "[1e-300, 0.999]; tight as p -> 0 (prior 1e-12: margin ~1e-12)",
                        grid_points=("1e-1000", "1e-300", "1"))
-    witness = _gaussian_witness("5", "1e-12", lambda got: got["posterior"] / mpmath.mpf("1e-12") > mpmath.exp(5))
+    witness = _gaussian_witness("5", "1e-12", lambda got: got.posterior / mpmath.mpf("1e-12") > mpmath.exp(5))
     return _first_bad(agree, witness, sweep)
 
 
@@ -633,10 +633,10 @@ def _c38():
     rows = _semantics_rows(("difference_bound", "difference_upper_at_prior", "difference_lower_at_prior",
                             "worst_case_prior"), _PURE_POINTS)
     for e in ("0.5", "2"):    # at the worst-case prior the bound is attained
-        star = NS.semantics(e, "0", "0.05", "0.5", 30)["worst_case_prior"]
+        star = NS.semantics(e, "0", "0.05", "0.5", 30).worst_case_prior
         star_txt = mpmath.nstr(star, 40)
         at = NS.semantics(e, "0", "0.05", star_txt, 30)
-        rows.append(({"eps": e, "prior": "p*", "key": "U - p at p* = tau"}, at["difference_upper_at_prior"],
+        rows.append(({"eps": e, "prior": "p*", "key": "U - p at p* = tau"}, at.difference_upper_at_prior,
                      _indep_bounds(e, 0, "0.05", star_txt)["difference_bound"]))
     agree = agreement(rows, mpmath.mpf(10) ** -25, "semantics(eps, 0, delta', p) difference bounds; at p* "
                       "U - p = tau (attained)")
@@ -648,7 +648,7 @@ def _c38():
             pr, prc = _prior_pair(text, upper_half)
             got = NS.semantics(e, "0", "0.05", pr, 25)
             with mpmath.workdps(40):
-                return (t - max(got["difference_upper_at_prior"], -got["difference_lower_at_prior"])) / t
+                return (t - max(got.difference_upper_at_prior, -got.difference_lower_at_prior)) / t
         return (f"eps={e}, {'1 - p' if upper_half else 'p'} = 10^t", margin)
     sweep = inequality([case("0.5", False), case("0.5", True)], mpmath.mpf(10) ** -22,
                        "max(U - p, p - L)/tau <= 1 over priors 10^t and 1 - 10^t, t in [-300, log10 1/2] "
@@ -656,13 +656,13 @@ def _c38():
                        lo=-300.0, hi=math.log10(0.5), point_name="prior")
     # converse at p*: Z slightly above eps breaks the bound (so the bound w.p. 1 at p* and 1 - p* gives Z <= eps)
     e = "1"
-    star = NS.semantics(e, "0", "0.05", "0.5", 30)["worst_case_prior"]
+    star = NS.semantics(e, "0", "0.05", "0.5", 30).worst_case_prior
     with mpmath.workdps(40):
         z = mpmath.mpf(e) * (1 + mpmath.mpf(10) ** -8)
     beyond = mp.evaluate(S.difference_at_prior(S.loss), {prior: sp.Rational(mpmath.nstr(star, 40)),
                                                          prior_c: 1 - sp.Rational(mpmath.nstr(star, 40)),
                                                          S.loss: mpmath.nstr(z, 40)}, 25)
-    tau1 = NS.semantics(e, "0", "0.05", "0.5", 30)["difference_bound"]
+    tau1 = NS.semantics(e, "0", "0.05", "0.5", 30).difference_bound
     if not beyond > tau1:
         return Outcome(FAILED, counterexample={"eps": e, "Z": mpmath.nstr(z, 20), "U(p*, Z) - p*": str(beyond),
                                                "tau": str(tau1)},
@@ -697,12 +697,12 @@ def _thresholds(kind, got, p):
         p = mpmath.mpf(p)
         pc = 1 - p
         if kind == "posterior":
-            return (_logit_gap(got["posterior_upper"], got["one_minus_posterior_upper"], p, pc),
-                    _logit_gap(got["posterior_lower"], got["one_minus_posterior_lower"], p, pc))
+            return (_logit_gap(got.posterior_upper, got.one_minus_posterior_upper, p, pc),
+                    _logit_gap(got.posterior_lower, got.one_minus_posterior_lower, p, pc))
         if kind == "ratio":
-            hi, lo = p * got["ratio_upper"], p * got["ratio_lower"]
+            hi, lo = p * got.ratio_upper, p * got.ratio_lower
         else:
-            hi, lo = p + got["difference_bound"], p - got["difference_bound"]
+            hi, lo = p + got.difference_bound, p - got.difference_bound
         z_hi = _logit_gap(hi, 1 - hi, p, pc) if hi < 1 else mpmath.inf
         z_lo = _logit_gap(lo, 1 - lo, p, pc) if lo > 0 else -mpmath.inf
         return z_hi, z_lo
@@ -822,7 +822,7 @@ def _c312():
     for mu_t, e_t in (("0.5", "0.5"), ("1", "1")):
         # delta_diff >= the violation probability at the priors 1/2 and p* (a lower bound on the sup)
         worst = mpmath.mpf(0)
-        for p_t in ("0.5", mpmath.nstr(NS.semantics(e_t, "0", "0.5", "0.5", 30)["worst_case_prior"], 40)):
+        for p_t in ("0.5", mpmath.nstr(NS.semantics(e_t, "0", "0.5", "0.5", 30).worst_case_prior, 40)):
             got = NS.semantics(e_t, "0", "0.5", p_t, 30)
             worst = max(worst, _gauss_violation(mpmath.mpf(mu_t), *_thresholds("difference", got, p_t)))
         et = mpmath.nstr(mp.evaluate(S.eps_tilde(), {sy.eps: e_t}, 30), 35)

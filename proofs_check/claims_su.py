@@ -158,16 +158,16 @@ def _cnd_property():
                 q = cnd.quantile(rec, mpmath.nstr(one_minus, 28), 22)
                 with mpmath.workdps(30):
                     x = mpmath.nstr(q - 1, 25)
-                got = cnd.cdf(rec, x, 20)["cdf"]
+                got = cnd.cdf(rec, x, 20).cdf
                 yield {"f": f"{ctor}{args}", "alpha": a}, got, mp.tradeoff(rec, a, 20)
             # the identity above holds by construction for any linear middle piece; what makes F a CDF
             # (and N a canonical noise) is its continuity at +-1/2, where the recursion meets the linear
             # piece: 1 - f(F(-1/2)) = 1 - f(c) must equal F(1/2) = 1 - c, i.e. f(c) = c
             for x in ("0.5", "-0.5"):
                 left = cnd.cdf(rec, x + "0000000000000000000000000001" if x.startswith("-") else
-                               "0.4999999999999999999999999999", 20)["cdf"]
+                               "0.4999999999999999999999999999", 20).cdf
                 right = cnd.cdf(rec, "-0.4999999999999999999999999999" if x.startswith("-") else
-                                "0.5000000000000000000000000001", 20)["cdf"]
+                                "0.5000000000000000000000000001", 20).cdf
                 yield {"f": f"{ctor}{args}", "continuity at": x}, left, right
     return agreement(rows(), mpmath.mpf(10) ** -17,
                      "the CND's CDF at its quantile(1 - alpha) - 1 (numeric.cnd) vs the record's f (numeric.mp); "

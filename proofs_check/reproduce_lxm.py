@@ -25,12 +25,12 @@ def entries():
     for beta, row in _LXM_TABLE1.items():
         for bound, printed in zip(_LXM_BOUNDS, row):
             got = fscore_inverse(beta, bound, digits=15)
-            eps = got["eps"]
+            eps = got.eps
             entry = {"id": f"LXM-Table1:beta={beta}:F={bound}", "printed": printed,
                      "computed": None if eps is None else mpmath.nstr(eps, 6)}
             if printed == "-":
                 entry["status"] = "reproduced" if eps is None else "differs"
-                entry["note"] = "no eps exists: " + got["reason"] if eps is None else \
+                entry["note"] = "no eps exists: " + got.reason if eps is None else \
                     "the paper has no value; the closed form gives one"
             elif eps is None:
                 tau = mpmath.log(1 + mpmath.mpf(beta) ** 2)

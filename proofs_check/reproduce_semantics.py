@@ -77,7 +77,7 @@ DP_41 = "0.01"
 
 
 def _eps41(days):
-    return NS.zcdp_eps_prime(sp.Rational(RHO_DAY) * days, DP_41, "bun-steinke", 20)["eps_prime"]
+    return NS.zcdp_eps_prime(sp.Rational(RHO_DAY) * days, DP_41, "bun-steinke", 20).eps_prime
 
 
 def _example_4_1():
@@ -108,16 +108,16 @@ def _example_4_1():
     out.append(_entry("KZ-Ex4.1:worst-prior-month", "19", wc, note, scale=100, inputs=how))
     out.append(_entry("KZ-Ex4.1:worst-posterior-month", "81", wc_c, note, scale=100, inputs=how))
     k99 = NS.releases_until(RHO_DAY, DP_41, "0.99", "posterior")
-    out.append({"id": "KZ-Ex4.1:days-posterior-99", "printed": "58", "computed": str(k99["k"]),
-                "status": "reproduced" if k99["k"] == 58 else "differs", "inputs": how,
-                "note": f"first day with U(1/2, eps'_k) > 0.99: {mpmath.nstr(k99['bound_at_k'], 10)} "
-                        f"(day before {mpmath.nstr(k99['bound_before'], 10)})"})
+    out.append({"id": "KZ-Ex4.1:days-posterior-99", "printed": "58", "computed": str(k99.k),
+                "status": "reproduced" if k99.k == 58 else "differs", "inputs": how,
+                "note": f"first day with U(1/2, eps'_k) > 0.99: {mpmath.nstr(k99.bound_at_k, 10)} "
+                        f"(day before {mpmath.nstr(k99.bound_before, 10)})"})
     k98 = NS.releases_until(RHO_DAY, DP_41, "0.98", "difference")
-    wc202 = _at(S.worst_case_prior(), _eps41(k98["k"]), "0.5")
-    out.append({"id": "KZ-Ex4.1:days-difference-98", "printed": "202", "computed": str(k98["k"]),
-                "status": "reproduced" if k98["k"] == 202 else "differs", "inputs": how,
-                "note": f"first day with tau(eps'_k) > 0.98: {mpmath.nstr(k98['bound_at_k'], 10)} "
-                        f"(day before {mpmath.nstr(k98['bound_before'], 10)})"})
+    wc202 = _at(S.worst_case_prior(), _eps41(k98.k), "0.5")
+    out.append({"id": "KZ-Ex4.1:days-difference-98", "printed": "202", "computed": str(k98.k),
+                "status": "reproduced" if k98.k == 202 else "differs", "inputs": how,
+                "note": f"first day with tau(eps'_k) > 0.98: {mpmath.nstr(k98.bound_at_k, 10)} "
+                        f"(day before {mpmath.nstr(k98.bound_before, 10)})"})
     out.append(_entry("KZ-Ex4.1:worst-prior-202", "1", wc202, "worst-case prior at day 202, '1% to 99%'",
                       scale=100, inputs=how))
     return out
@@ -157,17 +157,17 @@ def _example_4_3():
     out = NS.semantics("1.8", "1e-5", "0.05", "0.5", 20)
     ten = NS.semantics("1.8", "1e-5", "0.05", "0.1", 20)
     return [
-        _entry("KZ-Ex4.3:posterior-50", "86", out["posterior_upper"], "U(0.5, eps'), prior 50%", scale=100,
+        _entry("KZ-Ex4.3:posterior-50", "86", out.posterior_upper, "U(0.5, eps'), prior 50%", scale=100,
                inputs=how),
-        _entry("KZ-Ex4.3:difference-50", "36", out["difference_upper_at_prior"], "U(0.5, eps') - 0.5",
+        _entry("KZ-Ex4.3:difference-50", "36", out.difference_upper_at_prior, "U(0.5, eps') - 0.5",
                scale=100, inputs=how),
-        _entry("KZ-Ex4.3:posterior-10", "40", ten["posterior_upper"], "U(0.1, eps'), prior 10%", scale=100,
+        _entry("KZ-Ex4.3:posterior-10", "40", ten.posterior_upper, "U(0.1, eps'), prior 10%", scale=100,
                inputs=how),
-        _entry("KZ-Ex4.3:difference-10", "30", ten["difference_upper_at_prior"], "U(0.1, eps') - 0.1",
+        _entry("KZ-Ex4.3:difference-10", "30", ten.difference_upper_at_prior, "U(0.1, eps') - 0.1",
                scale=100, inputs=how),
-        _entry("KZ-S4.4:worst-posterior", "71", out["worst_case_prior_down"],
+        _entry("KZ-S4.4:worst-posterior", "71", out.worst_case_prior_down,
                "posterior at the worst-case prior p* = 1/(1 + e^{eps'/2}): 1 - p*", scale=100, inputs=how),
-        _entry("KZ-S4.4:worst-difference", "42", out["difference_bound"], "tau(eps') at p*", scale=100,
+        _entry("KZ-S4.4:worst-difference", "42", out.difference_bound, "tau(eps') at p*", scale=100,
                inputs=how),
     ]
 

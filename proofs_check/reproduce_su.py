@@ -20,8 +20,8 @@ def _census():
 
     from numeric import composition as NC
     from .rounding import rounds_to
-    bs = NC.zcdp_to_dp("3.65", 1, "1e-10", "bun-steinke")["eps"]
-    cks = NC.zcdp_to_dp("3.65", 1, "1e-10", "cks")["eps"]
+    bs = NC.zcdp_to_dp("3.65", 1, "1e-10", "bun-steinke").eps
+    cks = NC.zcdp_to_dp("3.65", 1, "1e-10", "cks").eps
     with mpmath.workdps(30):
         # the delta at which Bun-Steinke prints 21.97: log(1/delta) = ((21.97 - rho) / 2)^2 / rho
         rho = mpmath.mpf("3.65")

@@ -51,17 +51,17 @@ def test_laplace_fscore_against_brute_force(eps, beta):
         e = mpmath.mpf(eps)
         ref = _brute_fscore(lambda t: _lap_upper(t, 1, e), lambda t: _lap_upper(t, 0, e), beta)
         got = attack.fscore_optimum(derive.laplace(eps), beta, 25)
-        assert abs(got["fscore"] - ref) <= mpmath.mpf(10) ** -22 * ref
-        assert abs(got["one_minus_fscore"] - (1 - ref)) <= mpmath.mpf(10) ** -20 * (1 - ref)
+        assert abs(got.fscore - ref) <= mpmath.mpf(10) ** -22 * ref
+        assert abs(got.one_minus_fscore - (1 - ref)) <= mpmath.mpf(10) ** -20 * (1 - ref)
 
 
 def test_laplace_plateau_branch():
     # eps < log(1 + beta^2): the supremum is at theta -> -inf (recall 1, precision 1/2): F* = (1+b^2)/(2+b^2)
     got = attack.fscore_optimum(derive.laplace("0.1"), "1", 20)
-    assert got["branch"] == "plateau"
+    assert got.branch == "plateau"
     with mpmath.workdps(40):
-        assert abs(got["fscore"] - mpmath.mpf(2) / 3) < mpmath.mpf(10) ** -19
-    assert got["threshold"] == mpmath.mpf("-inf")
+        assert abs(got.fscore - mpmath.mpf(2) / 3) < mpmath.mpf(10) ** -19
+    assert got.threshold == mpmath.mpf("-inf")
 
 
 def test_one_minus_fscore_tiny_at_large_eps():
@@ -71,8 +71,8 @@ def test_one_minus_fscore_tiny_at_large_eps():
         e = mpmath.mpf(50)
         ref = _brute_fscore(lambda t: _lap_upper(t, 1, e), lambda t: _lap_upper(t, 0, e), "1", lo=-2, hi=3)
         got = attack.fscore_optimum(derive.laplace("50"), "1", 20)
-        assert abs(got["one_minus_fscore"] - (1 - ref)) <= mpmath.mpf(10) ** -18 * (1 - ref)
-        assert mpmath.nstr(got["one_minus_fscore"], 3) == "6.94e-12"
+        assert abs(got.one_minus_fscore - (1 - ref)) <= mpmath.mpf(10) ** -18 * (1 - ref)
+        assert mpmath.nstr(got.one_minus_fscore, 3) == "6.94e-12"
 
 
 def test_gaussian_fscore_against_brute_force():
@@ -82,7 +82,7 @@ def test_gaussian_fscore_against_brute_force():
         sf = lambda x: mpmath.erfc(x / mpmath.sqrt(2)) / 2
         ref = _brute_fscore(lambda t: sf((t - 1) / sigma), lambda t: sf(t / sigma), "1", lo=-30, hi=30)
         got = attack.fscore_optimum(derive.classical_gaussian("2", "1e-5"), "1", 15)
-        assert abs(got["fscore"] - ref) <= mpmath.mpf(10) ** -13 * ref
+        assert abs(got.fscore - ref) <= mpmath.mpf(10) ** -13 * ref
 
 
 def test_prior_weight_changes_the_plateau():
@@ -90,7 +90,7 @@ def test_prior_weight_changes_the_plateau():
     w = prior_weight("0.5")
     got = attack.fscore_optimum(derive.laplace("0.2"), "1", 20, weight=w)
     with mpmath.workdps(40):
-        assert abs(got["fscore"] - mpmath.mpf("0.8")) < mpmath.mpf(10) ** -19
+        assert abs(got.fscore - mpmath.mpf("0.8")) < mpmath.mpf(10) ** -19
 
 
 @pytest.mark.parametrize("rho", [("-0.1", "0", "0"), ("1.1", "0", "0"), ("0", "1", "0"),
@@ -110,7 +110,7 @@ def test_bad_beta():
 @pytest.mark.parametrize("bound", ["0.67", "0.76", "0.9", "0.999"])
 def test_fscore_inverse_round_trip(bound):
     # F*(eps_max(F)) = F, with F* from the brute force above (independent of the closed forms)
-    eps = attack.fscore_inverse("1", bound, digits=30)["eps"]
+    eps = attack.fscore_inverse("1", bound, digits=30).eps
     with mpmath.workdps(50):
         ref = _brute_fscore(lambda t: _lap_upper(t, 1, eps), lambda t: _lap_upper(t, 0, eps), "1",
                             lo=-5, hi=6)
@@ -119,7 +119,7 @@ def test_fscore_inverse_round_trip(bound):
 
 def test_fscore_inverse_no_eps_and_bad_bounds():
     out = attack.fscore_inverse("1", "0.6")
-    assert out["eps"] is None and "plateau" in out["reason"]
+    assert out.eps is None and "plateau" in out.reason
     for bad in ("0", "1", "1.5", "-0.2"):
         with pytest.raises(DomainError, match="bound"):
             attack.fscore_inverse("1", bad)
@@ -132,10 +132,10 @@ def test_precision_recall_at_alpha():
         theta = -mpmath.log(2 * a) / e
         r = _lap_upper(theta, 1, e)
         got = attack.pr(derive.laplace("1"), "0.01", 25)
-        assert abs(got["threshold"] - theta) < mpmath.mpf(10) ** -23
-        assert abs(got["recall"] - r) < mpmath.mpf(10) ** -23 * r
-        assert abs(got["precision"] - r / (r + a)) < mpmath.mpf(10) ** -23
-        assert abs(got["one_minus_precision"] - a / (r + a)) < mpmath.mpf(10) ** -23
+        assert abs(got.threshold - theta) < mpmath.mpf(10) ** -23
+        assert abs(got.recall - r) < mpmath.mpf(10) ** -23 * r
+        assert abs(got.precision - r / (r + a)) < mpmath.mpf(10) ** -23
+        assert abs(got.one_minus_precision - a / (r + a)) < mpmath.mpf(10) ** -23
 
 
 NAIVE_F = {

@@ -21,30 +21,30 @@ def test_laplace_precision_at_alpha_zero(eps):
     out = attack.pr(derive.laplace(eps), "0", 20)
     with mpmath.workdps(30):
         e = mpmath.exp(mpmath.mpf(eps))
-        assert abs(out["precision"] - e / (e + 1)) < mpmath.mpf("1e-18")
-    assert mpmath.isinf(out["threshold"]) and "alpha = 0" in out["note"]
+        assert abs(out.precision - e / (e + 1)) < mpmath.mpf("1e-18")
+    assert mpmath.isinf(out.threshold) and "alpha = 0" in out.note
     # the limit agrees with a small positive alpha on the plateau (alpha <= e^-eps/2)
-    near = attack.pr(derive.laplace(eps), "1e-30", 20)["precision"]
-    assert abs(near - out["precision"]) < mpmath.mpf("1e-18")
+    near = attack.pr(derive.laplace(eps), "1e-30", 20).precision
+    assert abs(near - out.precision) < mpmath.mpf("1e-18")
 
 
 def test_no_noise_parameter_zero():
     for rec in (derive.laplace("0"), derive.classical_gaussian("0", "1e-5")):
         out = attack.pr(rec, "0.1", 20)
-        assert abs(out["precision"] - mpmath.mpf("0.5")) < mpmath.mpf("1e-18")       # 1/(1 + w), w = 1
-        assert out["threshold"] is None and "eps = 0" in out["note"]
+        assert abs(out.precision - mpmath.mpf("0.5")) < mpmath.mpf("1e-18")       # 1/(1 + w), w = 1
+        assert out.threshold is None and "eps = 0" in out.note
 
 
 def test_gaussian_precision_tends_to_one():
     out = attack.pr(derive.classical_gaussian("1", "1e-5"), "0", 20)
-    assert out["precision"] == 1 and out["one_minus_precision"] == 0
+    assert out.precision == 1 and out.one_minus_precision == 0
 
 
 def test_fscore_at_tiny_beta_is_the_best_precision():
     out = attack.fscore_optimum(derive.laplace("1"), "1e-300", 20)
     with mpmath.workdps(30):
         e = +mpmath.e
-        assert abs(out["fscore"] - e / (e + 1)) < mpmath.mpf("1e-18")
+        assert abs(out.fscore - e / (e + 1)) < mpmath.mpf("1e-18")
 
 
 def _plain_fscore_argmax(mu, start):
@@ -65,10 +65,10 @@ def test_gaussian_fscore_optimum_to_30_digits():
     out = attack.fscore_optimum(derive.gaussian("1"), "1", 30)
     a, f = _plain_fscore_argmax(mu, mpmath.mpf("0.7"))
     with mpmath.workdps(60):
-        assert abs(out["alpha"] / a - 1) < mpmath.mpf("1e-28")
-        assert abs(out["fscore"] / f - 1) < mpmath.mpf("1e-29")
+        assert abs(out.alpha / a - 1) < mpmath.mpf("1e-28")
+        assert abs(out.fscore / f - 1) < mpmath.mpf("1e-29")
         theta = -mpmath.sqrt(2) * mpmath.erfinv(2 * a - 1) / mu        # -PhiInv(alpha*)/mu
-        assert abs(out["threshold"] / theta - 1) < mpmath.mpf("1e-27")
+        assert abs(out.threshold / theta - 1) < mpmath.mpf("1e-27")
 
 
 def test_classical_gaussian_interior_maximum():
@@ -82,6 +82,6 @@ def test_classical_gaussian_interior_maximum():
                             mpmath.mpf(-47))
         theta = t / mu
     out = attack.fscore_optimum(derive.classical_gaussian("0.1", "1e-10"), "1", 20)
-    assert out["branch"] == "interior"
-    assert abs(out["threshold"] / theta - 1) < mpmath.mpf("1e-18")
-    assert abs(out["threshold"] + mpmath.mpf("3222.495")) < mpmath.mpf("0.001")
+    assert out.branch == "interior"
+    assert abs(out.threshold / theta - 1) < mpmath.mpf("1e-18")
+    assert abs(out.threshold + mpmath.mpf("3222.495")) < mpmath.mpf("0.001")

@@ -12,6 +12,7 @@ import json
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 
+import mpmath
 import pytest
 import sympy as sp
 
@@ -206,3 +207,128 @@ def test_kz_t28_certified_and_a_too_small_advanced_bound_fails(monkeypatch):
     # an "advanced" bound a tenth of the true one is below the optimal eps: delta_opt there exceeds delta
     monkeypatch.setattr(DC, "advanced_eps", DC.eps0 * sp.sqrt(2 * DC.k * sp.log(1 / sy.delta)) / 10)
     assert CC.certify_t28().status is FAILED
+
+
+# ---------------------------------------------------------------- KZ-T2.7 (zCDP -> DP conversions)
+# Independent references, plain mpmath (local precision): the exact eps of G_mu at delta by bisection of
+# Phi(mu/2 - e/mu) - e^e Phi(-mu/2 - e/mu) = delta, and the CKS infimum by golden-section search over
+# s = log(a - 1) of a rho + (L + (a-1) log(1 - 1/a) - log a)/(a - 1) (unimodal in s for these cases).
+def _ref_exact_eps(mu, delta, scale=1):
+    with mpmath.workdps(60):
+        mu, d = mpmath.mpf(mu), mpmath.mpf(delta)
+
+        def prof(e):
+            e = e / scale
+            return mpmath.ncdf(mu / 2 - e / mu) - mpmath.exp(e) * mpmath.ncdf(-mu / 2 - e / mu)
+        lo, hi = mpmath.mpf(0), mpmath.mpf(1)
+        while prof(hi) > d:
+            hi *= 2
+        for _ in range(120):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if prof(mid) > d else (lo, mid)
+        return hi
+
+
+def _ref_cks_obj(rho, delta, a):
+    with mpmath.workdps(40):
+        rho, L, a = mpmath.mpf(rho), -mpmath.log(mpmath.mpf(delta)), mpmath.mpf(a)
+        return a * rho + (L + (a - 1) * mpmath.log(1 - 1 / a) - mpmath.log(a)) / (a - 1)
+
+
+def _ref_cks(rho, delta, flip=False):
+    """inf over a > 1 of the CKS objective (with flip: its log(a) term added instead of subtracted)."""
+    def f(s):
+        a = 1 + mpmath.exp(s)
+        return _ref_cks_obj(rho, delta, a) + (2 * mpmath.log(a) / (a - 1) if flip else 0)
+    with mpmath.workdps(40):
+        lo, hi = mpmath.mpf(-12), mpmath.mpf(12)
+        g = (mpmath.sqrt(5) - 1) / 2
+        for _ in range(160):
+            x1, x2 = hi - g * (hi - lo), lo + g * (hi - lo)
+            lo, hi = (lo, x2) if f(x1) < f(x2) else (x1, hi)
+        return f((lo + hi) / 2)
+
+
+def test_kz_t27_certified_over_every_order_and_margin_matches_references():
+    out = _claim("KZ-T2.7").certify()
+    assert out.status is CONFIRMED and out.certified is True and out.method == "certified (arb balls)"
+    intervals = out.extra["intervals"]
+    assert len(intervals) == len(CC.T27_CASES) * len(CC.T27_DELTAS) == 25
+    assert all(info["range"] == ["1", "oo"] and not info["uncovered"] for info in intervals.values())
+    assert "BS >= CKS also holds at every rho > 0" in out.detail
+    gaps = {}
+    for r_t, mu_t in CC.T27_CASES:
+        for d_t in CC.T27_DELTAS:
+            ref = _ref_exact_eps(mu_t, d_t)
+            e_u = mpmath.mpf(intervals[f"rho = {r_t}, delta = {d_t}"]["eps_U"])
+            # eps_U is an upper bracket of the exact eps (relative width 1e-12; shown to 15 digits)
+            assert ref * (1 - mpmath.mpf(10) ** -14) <= e_u <= ref * (1 + mpmath.mpf(10) ** -11)
+            gaps[(r_t, d_t)] = (_ref_cks(r_t, d_t) - ref) / ref
+    worst = min(gaps.values())
+    margin = mpmath.mpf(out.margin)
+    # a certified lower bound of (CKS - exact)/exact: below the true smallest gap, and not far below it
+    assert 0 < margin <= worst and margin > worst * mpmath.mpf("0.8")
+    assert (out.worst_at["rho"], out.worst_at["delta"]) == min(gaps, key=gaps.get)
+    bs_cks = mpmath.mpf(out.extra["margins"]["BS >= CKS"]["lower_bound"])
+    with mpmath.workdps(40):
+        r_t, d_t = "8", "1e-300"
+        bs = mpmath.mpf(r_t) + 2 * mpmath.sqrt(mpmath.mpf(r_t) * -mpmath.log(mpmath.mpf(d_t)))
+        assert 0 < bs_cks <= (bs - _ref_cks(r_t, d_t)) / bs
+
+
+def test_kz_t27_gaussian_eps_1_percent_larger_is_failed(monkeypatch):
+    # the Gaussian profile at eps/1.01: its exact eps is 1.01 times the true one, above CKS where the CKS
+    # gap is below 1 % (delta <= 1e-100: 0.67 % and 0.26 %)
+    from derive.tradeoff import eps_prime
+    orig = CC._t27_profile
+    monkeypatch.setattr(CC, "_t27_profile", lambda mu: orig(mu).xreplace({eps_prime: eps_prime / sp.Rational(101, 100)}))
+    out = CC.certify_t27()
+    assert out.status is FAILED and out.certified is True
+    ce = out.counterexample
+    assert ce["statement"] == "CKS >= exact" and (ce["rho"], ce["delta"]) == ("0.005", "1e-100")
+    # the counterexample, independently: obj(a) <= its bound < 1.01 x the exact eps
+    assert _ref_cks_obj("0.005", "1e-100", ce["a"]) <= mpmath.mpf(ce["objective_upper_bound"])
+    assert mpmath.mpf(ce["objective_upper_bound"]) < _ref_exact_eps("0.1", "1e-100", scale=mpmath.mpf("1.01"))
+
+
+def test_kz_t27_smaller_log_delta_in_cks_objective_is_failed(monkeypatch):
+    from derive import composition as DC
+    a = DC.order
+    mutated = a * DC.rho + (sp.Rational(9, 10) * sp.log(1 / sy.delta) + (a - 1) * sp.log(1 - 1 / a) - sp.log(a)) / (a - 1)
+    monkeypatch.setattr(DC, "cks_objective", mutated)
+    out = CC.certify_t27()
+    assert out.status is FAILED and out.counterexample["statement"] == "CKS >= exact"
+
+
+def test_kz_t27_bs_above_cks_fails_when_broken(monkeypatch):
+    from derive import composition as DC
+    # Bun-Steinke without its factor 2: rho + sqrt(rho L) < CKS (0.191 < 0.236 at rho = 0.005, delta = 1e-3)
+    monkeypatch.setattr(DC, "bun_steinke_eps", DC.rho + sp.sqrt(DC.rho * sp.log(1 / sy.delta)))
+    out = CC.certify_t27()
+    assert out.status is FAILED and out.counterexample["statement"] == "BS >= CKS"
+    assert (out.counterexample["rho"], out.counterexample["delta"]) == ("0.005", "1e-3")
+    with mpmath.workdps(30):
+        assert mpmath.mpf("0.005") + mpmath.sqrt(mpmath.mpf("0.005") * mpmath.log(1000)) < _ref_cks("0.005", "1e-3")
+    # the CKS objective with its log(a) sign flipped is above Bun-Steinke at every order there
+    monkeypatch.undo()
+    a = DC.order
+    monkeypatch.setattr(DC, "cks_objective", DC.cks_objective + 2 * sp.log(a) / (a - 1))
+    out = CC.certify_t27()
+    assert out.status is FAILED and out.counterexample["statement"] == "BS >= CKS"
+    with mpmath.workdps(30):
+        bs = mpmath.mpf("0.005") + 2 * mpmath.sqrt(mpmath.mpf("0.005") * mpmath.log(1000))
+        assert _ref_cks("0.005", "1e-3", flip=True) > bs > _ref_cks("0.005", "1e-3")
+
+
+def test_kz_t27_never_confirms_what_it_cannot_bound_and_never_refutes_a_true_case(monkeypatch):
+    from derive import composition as DC
+    # an objective outside the form the tail bounds use (an extra e^-a term): no tail bound, INCONCLUSIVE
+    monkeypatch.setattr(DC, "cks_objective", DC.cks_objective + sp.exp(-DC.order))
+    out = CC.certify_t27()
+    assert out.status.name == "INCONCLUSIVE" and not out.certified
+    monkeypatch.undo()
+    # the refutation step on the true objective and profile (a cell at the CKS optimum) proves nothing
+    rho, d = sp.Rational("0.5"), sp.Rational("1e-6")
+    obj_t = DC.cks_objective.xreplace({DC.rho: rho, sy.delta: d, DC.order: 1 + CC._T})
+    t_opt = sp.Rational(3, 1)                       # near sqrt(L/rho) - ish; any cell: obj >= CKS > exact
+    assert CC._t27_refute(obj_t, CC._t27_profile("1"), d, (t_opt, t_opt + 1)) is None

@@ -19,6 +19,7 @@ others are covered unmutated by the full check of tests/test_cli.py (no FAILED, 
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 
 import mpmath
@@ -166,10 +167,9 @@ def test_corollary2_catches_power_off_by_1e_12(monkeypatch):
 # ------------------------------------------------------------------ LXM-Eq24 / Eq12 family
 def _fscore_scaled(fn, factor):
     def wrapped(*args, **kw):
-        out = dict(fn(*args, **kw))
+        out = fn(*args, **kw)
         with mpmath.workdps(60):
-            out["fscore"] = out["fscore"] * mpmath.mpf(factor)
-        return out
+            return dataclasses.replace(out, fscore=out.fscore * mpmath.mpf(factor))
     return wrapped
 
 
@@ -210,10 +210,9 @@ def test_thm3_catches_a_threshold_off_by_1e_20(monkeypatch):
     original = NATT.pr
 
     def wrong(*args, **kw):
-        out = dict(original(*args, **kw))
+        out = original(*args, **kw)
         with mpmath.workdps(60):
-            out["threshold"] = out["threshold"] * (1 + mpmath.mpf(10) ** -20)
-        return out
+            return dataclasses.replace(out, threshold=out.threshold * (1 + mpmath.mpf(10) ** -20))
     monkeypatch.setattr(NATT, "pr", wrong)
     assert_failed("LXM-Thm3")
 

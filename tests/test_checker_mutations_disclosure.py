@@ -12,6 +12,8 @@ around each test so that a mutated record is derived afresh.
 from __future__ import annotations
 
 
+import dataclasses
+
 import mpmath
 import pytest
 import sympy as sp
@@ -76,10 +78,10 @@ def test_df_post_sup_catches_a_sup_off_by_1e_12(monkeypatch):
     orig = NR.risk
 
     def risk(*args, **kw):
-        out = dict(orig(*args, **kw))
+        out = orig(*args, **kw)
         with mpmath.workdps(60):
-            out["one_minus_posterior_sup"] = out["one_minus_posterior_sup"] * mpmath.mpf("1.000000000001")
-        return out
+            return dataclasses.replace(out, one_minus_posterior_sup=out.one_minus_posterior_sup
+                                       * mpmath.mpf("1.000000000001"))
     monkeypatch.setattr(NR, "risk", risk)
     assert_failed("DF-post-sup")
 
@@ -157,10 +159,9 @@ def test_kz_c37_catches_a_rho_off_by_1e_12(monkeypatch):
     orig = NR.risk
 
     def risk(*args, **kw):
-        out = dict(orig(*args, **kw))
+        out = orig(*args, **kw)
         with mpmath.workdps(60):
-            out["rho"] = out["rho"] * mpmath.mpf("1.000000000001")
-        return out
+            return dataclasses.replace(out, rho=out.rho * mpmath.mpf("1.000000000001"))
     monkeypatch.setattr(NR, "risk", risk)
     assert_failed("KZ-C3.7")
 
@@ -223,3 +224,16 @@ def test_kz_t25_search_catches_a_fault_between_the_grid_points(monkeypatch):
     monkeypatch.setattr(mp, "profile_delta", wrong)
     row = assert_failed("KZ-T2.5")
     assert "eps" in str(row)
+
+
+def test_certified_kz_t27_catches_a_wrong_cks_objective(monkeypatch):
+    # the ordinary check's mutation above (0.9 rho a in the CKS objective), through the checker with
+    # --certified: proved FAILED (an order a whose objective is below the exact Gaussian eps, certified)
+    from proofs_check import checker, registry
+    pytest.importorskip("flint")
+    obj = sp.Rational(9, 10) * C.order * C.rho + (sp.log(1 / sy.delta) + (C.order - 1) * sp.log(1 - 1 / C.order)
+                                                   - sp.log(C.order)) / (C.order - 1)
+    monkeypatch.setattr(C, "cks_objective", obj)
+    row = checker.run([registry._REGISTRY["KZ-T2.7"]], timeout=60, certified=True)["claims"][0]
+    assert row["status"] == "FAILED" and row["certified"] is True, (row["status"], row["reason"][:300])
+    assert row["counterexample"]["statement"] == "CKS >= exact"

@@ -81,10 +81,10 @@ def test_optimal_eps_by_brute_force(k, eps0, delta):
     out = NC.compose_pure(eps0, str(k), delta, "optimal", DIGITS)
     with mpmath.workdps(60):
         ref = eps_brute(eps0, k, delta)
-        close(out["eps"], ref, what="optimal eps")
-        close(out["delta"], q(delta), what="delta echoed")
+        close(out.eps, ref, what="optimal eps")
+        close(out.delta, q(delta), what="delta echoed")
         # and directly: the reported eps meets delta (to the digits returned)
-        got = val(out["eps"])
+        got = val(out.eps)
         if got > 0 and q(delta) > mpmath.mpf("1e-20"):   # (at 1e-300, eps = 20 - 1e-290 prints as 20)
             close(delta_brute(eps0, k, got), q(delta), mpmath.mpf("1e-15") * (1 + k * q(eps0)), "delta(eps)")
         eps_opt = NC.optimal_eps(eps0, str(k), delta, DIGITS)
@@ -141,12 +141,12 @@ def test_basic_advanced_and_optimal_is_the_smallest(k, eps0, delta):
         e0, d = q(eps0), q(delta)
         basic = k * e0
         adv = e0 * mpmath.sqrt(2 * k * mpmath.log(1 / d)) + k * e0 * mpmath.expm1(e0)
-        close(res["basic"]["eps"], basic, what="basic")
-        assert val(res["basic"]["delta"]) == 0
-        close(res["advanced"]["eps"], adv, what="advanced")
-        close(res["advanced"]["delta"], d, what="advanced delta")
-        assert ("note" in res["advanced"]) == (adv > basic)
-        assert val(res["optimal"]["eps"]) <= min(basic, adv)
+        close(res["basic"].eps, basic, what="basic")
+        assert val(res["basic"].delta) == 0
+        close(res["advanced"].eps, adv, what="advanced")
+        close(res["advanced"].delta, d, what="advanced delta")
+        assert (res["advanced"].note is not None) == (adv > basic)
+        assert val(res["optimal"].eps) <= min(basic, adv)
 
 
 # ------------------------------------------------------------------ k = 10^4, log-space exact sum
@@ -188,7 +188,7 @@ def test_optimal_k_ten_thousand_log_space():
     k, eps0, delta = 10_000, "0.01", "1e-5"
     out = NC.compose_pure(eps0, str(k), delta, "optimal", DIGITS)
     with mpmath.workdps(50):
-        eps = val(out["eps"])
+        eps = val(out.eps)
         assert 0 < eps < k * q(eps0)
         got = delta_logspace(eps0, k, eps)
         # d log(delta)/d eps_g is O(1) here, so 20 digits of eps give delta to ~1e-18 relative
@@ -251,16 +251,16 @@ def test_zcdp_conversions(rho, k, delta):
     with mpmath.workdps(50):
         R, d = q(rho) * int(k), q(delta)
         bs_ref = R + 2 * mpmath.sqrt(R * mpmath.log(1 / d))
-        close(bs["eps"], bs_ref, what="Bun-Steinke")
-        close(cks["eps"], cks_min(R, d), mpmath.mpf("1e-17"), "CKS infimum")
-        close(cks["bun_steinke"], bs_ref, what="Bun-Steinke beside CKS")
-        close(cks["rho_total"], R, what="k rho")
-        assert val(cks["eps"]) <= val(bs["eps"])
+        close(bs.eps, bs_ref, what="Bun-Steinke")
+        close(cks.eps, cks_min(R, d), mpmath.mpf("1e-17"), "CKS infimum")
+        close(cks.bun_steinke, bs_ref, what="Bun-Steinke beside CKS")
+        close(cks.rho_total, R, what="k rho")
+        assert val(cks.eps) <= val(bs.eps)
     with mpmath.workdps(80):
         # validity: the Gaussian mechanism with mu = sqrt(2R) is R-zCDP, and its exact eps at
         # delta is a lower bound for any correct conversion
         exact = gdp_eps(mpmath.sqrt(2 * R), d)
-        assert val(cks["eps"]) >= exact
+        assert val(cks.eps) >= exact
 
 
 @pytest.mark.parametrize("rho, k, delta", [("1e-20", "1", "0.1"), ("1", "1", "0.999")])
@@ -273,13 +273,13 @@ def test_cks_eps_is_never_negative(rho, k, delta):
         # delta(0) <= delta already, so the exact eps is 0 (the bisection leaves a residual ~1e-60):
         # the conversion must give exactly 0, neither negative nor a rounding residue
         assert 2 * mpmath.ncdf(mpmath.sqrt(2 * R) / 2) - 1 <= d
-        assert val(out["eps"]) == 0
+        assert val(out.eps) == 0
 
 
 def test_zcdp_default_conversion_is_cks():
     a = NC.zcdp_to_dp("0.01", "10", "1e-5")
     b = NC.zcdp_to_dp("0.01", "10", "1e-5", "cks")
-    assert a["eps"] == b["eps"]
+    assert a.eps == b.eps
 
 
 # ------------------------------------------------------------------ bad input
@@ -319,9 +319,9 @@ def test_zcdp_limits_are_answered(conversion):
     # log(1/delta)-driven terms times rho -> 0); rho = inf and delta = 0 have no finite eps
     # (the Gaussian profile, which rho-zCDP contains for mu = sqrt(2 rho), is positive at every eps).
     zero = NC.zcdp_to_dp("0", "3", "1e-5", conversion)
-    assert zero["eps"].p == 0 and "perfect privacy" in zero["note"]
-    assert mpmath.isinf(NC.zcdp_to_dp("inf", "1", "1e-5", conversion)["eps"])
-    assert mpmath.isinf(NC.zcdp_to_dp("1", "1", "0", conversion)["eps"])
+    assert zero.eps.p == 0 and "perfect privacy" in zero.note
+    assert mpmath.isinf(NC.zcdp_to_dp("inf", "1", "1e-5", conversion).eps)
+    assert mpmath.isinf(NC.zcdp_to_dp("1", "1", "0", conversion).eps)
 
 
 def test_zcdp_huge_rho_is_computed():
@@ -330,9 +330,9 @@ def test_zcdp_huge_rho_is_computed():
     # so eps / rho - 1 lies in [0, 2 sqrt(log(1e5)/1e200)] = [0, 6.8e-100]: to 20 digits, eps = 1e200.
     out = NC.zcdp_to_dp("1e200", "1", "1e-5", "cks", 20)
     with mpmath.workdps(40):
-        assert abs(mpmath.mpf(out["eps"]) / mpmath.mpf("1e200") - 1) < mpmath.mpf("1e-19")
+        assert abs(mpmath.mpf(out.eps) / mpmath.mpf("1e200") - 1) < mpmath.mpf("1e-19")
     # and at rho = 1e20 the second term is visible: eps = 1e20 + 2 sqrt(1e20 log 1e5) (1 + O(1e-10)) = 1e20 + 6.786e10
-    mid = NC.zcdp_to_dp("1e20", "1", "1e-5", "cks", 20)["eps"]
+    mid = NC.zcdp_to_dp("1e20", "1", "1e-5", "cks", 20).eps
     with mpmath.workdps(40):
         second = (mpmath.mpf(mid) - mpmath.mpf("1e20")) / (2 * mpmath.sqrt(mpmath.mpf("1e20") * mpmath.log(10**5)))
         assert abs(second - 1) < mpmath.mpf("1e-8")
@@ -343,4 +343,4 @@ def test_compose_pure_delta_zero_is_k_eps0(method):
     # delta_opt(eps_g) = E max(0, 1 - e^{eps_g - Z}) > 0 for eps_g < k eps0 (Z = k eps0 has positive mass),
     # so the smallest eps_g with delta 0 is k eps0 = 2.5 exactly (and basic is k eps0 by definition)
     out = NC.compose_pure("0.5", "5", "0", method, 20)
-    assert mpmath.mpf(out["eps"]) == mpmath.mpf("2.5")
+    assert mpmath.mpf(out.eps) == mpmath.mpf("2.5")

@@ -78,9 +78,9 @@ NINES_300 = "0." + "9" * 300        # 1 - 1e-300
                                            ("0.3", "1e-1000"), (NINES_300, "0.01"), ("0.0100001", "0.01")])
 def test_select_gaussian_power(value, alpha0):
     out = ND.select(GAUSS, "power", value, alpha0, DIGITS)
-    assert out["parameter"] == "mu"
+    assert out.parameter == "mu"
     with mpmath.workdps(80):
-        mu = val(out["value"])
+        mu = val(out.value)
         # closed form z_{1-a0} + z_{1-b0} with b0 = 1 - V
         close(mu, z_upper(q(alpha0)) + z_upper(qc(value)), what="mu = z_{1-a0} + z_{1-b0}")
         # plugged back: beta = f(a0) = 1 - V (compared on beta: relative accuracy when V is near 1)
@@ -91,9 +91,9 @@ def test_select_gaussian_power(value, alpha0):
 @pytest.mark.parametrize("value, alpha0", [("5", "0.01"), ("50", "0.001"), ("1.5", "0.5"), ("1e10", "1e-300")])
 def test_select_gaussian_rho_alpha0(value, alpha0):
     out = ND.select(GAUSS, "rho-alpha0", value, alpha0, DIGITS)
-    assert out["parameter"] == "mu"
+    assert out.parameter == "mu"
     with mpmath.workdps(80):
-        mu = val(out["value"])
+        mu = val(out.value)
         close(gauss_power(mu, q(alpha0)) / q(alpha0), q(value), mpmath.mpf("1e-16"), "(1 - f(a0))/a0")
 
 
@@ -106,7 +106,7 @@ def test_select_gaussian_rho_is_a_domain_error():
 
 def test_select_gaussian_power_equal_to_alpha0_gives_mu_zero():
     out = call_with_timeout(lambda: ND.select(GAUSS, "power", "0.01", "0.01", 15), 1.0)
-    assert val(out["value"]) == 0
+    assert val(out.value) == 0
 
 
 # ------------------------------------------------------------------ select: Laplace, three cases
@@ -126,9 +126,9 @@ LAPLACE_POWER = [
 @pytest.mark.parametrize("value, alpha0", LAPLACE_POWER)
 def test_select_laplace_power_three_cases(value, alpha0):
     out = ND.select(LAPLACE, "power", value, alpha0, DIGITS)
-    assert out["parameter"] == "eps"
+    assert out.parameter == "eps"
     with mpmath.workdps(80):
-        eps = val(out["value"])
+        eps = val(out.value)
         ref = laplace_catalog(value, alpha0)
         if ref == 0:
             assert eps == 0
@@ -142,7 +142,7 @@ def test_select_laplace_power_three_cases(value, alpha0):
 def test_select_laplace_rho_alpha0(value, alpha0):
     out = ND.select(LAPLACE, "rho-alpha0", value, alpha0, DIGITS)
     with mpmath.workdps(80):
-        eps = val(out["value"])
+        eps = val(out.value)
         close(laplace_power(eps, q(alpha0)) / q(alpha0), q(value), mpmath.mpf("1e-16"), "rho_alpha0")
 
 
@@ -151,16 +151,16 @@ def test_select_laplace_rho(value):
     out = ND.select(LAPLACE, "rho", value, None, DIGITS)
     with mpmath.workdps(80):
         ref = mpmath.log(q(value))            # rho = e^eps (DF-Thm2)
-        close(out["value"], ref, what="eps = ln rho")
+        close(out.value, ref, what="eps = ln rho")
 
 
 @pytest.mark.parametrize("target, value, alpha0", [("power", "0.5", "0.01"), ("power", "0.999", "0.3"),
                                                    ("rho", "3", None)])
 def test_select_logistic(target, value, alpha0):
     out = ND.select(LOGISTIC, target, value, alpha0, DIGITS)
-    assert out["parameter"] == "mu"
+    assert out.parameter == "mu"
     with mpmath.workdps(80):
-        mu = val(out["value"])
+        mu = val(out.value)
         if target == "power":
             close(logistic_power(mu, q(alpha0)), q(value), mpmath.mpf("1e-16"), "logistic power")
         else:
@@ -214,10 +214,10 @@ def test_ztest(n, sigma, m, alpha, mu, delta_q):
     out = ND.ztest(n, sigma, m, alpha, mu, delta_q, DIGITS)
     with mpmath.workdps(80):
         p, p0, loss, sn = ztest_ref(n, sigma, m, alpha, mu, delta_q)
-        close(out["power"], p, what="power")
-        close(out["power_unprotected"], p0, what="unprotected power")
-        close(out["relative_loss"], loss, what="relative loss")
-        close(out["sigma_n"], sn, what="sigma_n")
+        close(out.power, p, what="power")
+        close(out.power_unprotected, p0, what="unprotected power")
+        close(out.relative_loss, loss, what="relative loss")
+        close(out.sigma_n, sn, what="sigma_n")
 
 
 def _min_mu_bisection(n, sigma, m, alpha, goal, delta_q=None):
@@ -242,16 +242,16 @@ def test_ztest_min_mu_by_bisection(n, sigma, m, alpha, loss, power):
     with mpmath.workdps(60):
         p0 = ztest_ref(n, sigma, m, alpha, None)[1]
         goal = (1 - q(loss)) * p0 if loss is not None else q(power)
-        close(out["target_power"], goal, what="target power")
-        close(out["power_unprotected"], p0, what="unprotected power")
+        close(out.target_power, goal, what="target power")
+        close(out.power_unprotected, p0, what="unprotected power")
         ref = _min_mu_bisection(n, sigma, m, alpha, goal)
-        close(out["mu"], ref, mpmath.mpf("1e-16"), "smallest mu")
+        close(out.mu, ref, mpmath.mpf("1e-16"), "smallest mu")
 
 
 def test_ztest_min_mu_below_alpha_is_zero():
     # the power exceeds alpha for every mu > 0, so a goal <= alpha is met by any mu: 0
     out = ND.ztest_min_mu("100", "1", "0.3", "0.05", min_power="0.01")
-    assert val(out["mu"]) == 0
+    assert val(out.mu) == 0
     with mpmath.workdps(40):
         assert ztest_ref("100", "1", "0.3", "0.05", "1e-12")[0] >= q("0.01")
 
@@ -291,5 +291,5 @@ def test_ztest_relative_loss_in_the_far_tail(n, dps):
         B = mpmath.mpf("0.1") / mpmath.sqrt(1 / nn + 1 / nn**2) + z
     with mpmath.workdps(dps):
         ref = (mpmath.ncdf(A) - mpmath.ncdf(B)) / mpmath.ncdf(A)
-        assert abs(out["relative_loss"] / ref - 1) < mpmath.mpf("1e-12")
-        assert abs(out["one_minus_power"] / mpmath.ncdf(-B) - 1) < mpmath.mpf("1e-12")
+        assert abs(out.relative_loss / ref - 1) < mpmath.mpf("1e-12")
+        assert abs(out.one_minus_power / mpmath.ncdf(-B) - 1) < mpmath.mpf("1e-12")

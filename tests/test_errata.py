@@ -9,6 +9,7 @@ corrected statement fails (FAILED): a refutation that cannot change is a defect.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from contextlib import redirect_stdout
@@ -132,9 +133,8 @@ def test_mutation_000_design_evaluator_off_is_failed(monkeypatch):
     orig = numeric.design.ztest_min_mu
 
     def off(*a, **k):
-        out = dict(orig(*a, **k))
-        out["mu"] = out["mu"] * (1 + mpmath.mpf("1e-6"))
-        return out
+        out = orig(*a, **k)
+        return dataclasses.replace(out, mu=out.mu * (1 + mpmath.mpf("1e-6")))
     monkeypatch.setattr(numeric.design, "ztest_min_mu", off)
     assert _status("DF-Errata-S5.2-power-inequality")["status"] == "FAILED"
 
@@ -145,7 +145,7 @@ def test_mutation_001_inverse_finds_eps_is_confirmed(monkeypatch):
     assert _status("LXM-Errata-Table1-plateau")["status"] == "REFUTED"
 
     def inverse(beta, bound, weight=None, digits=15):
-        return {"eps": mpmath.log(1 + mpmath.mpf(beta) ** 2), "reason": None}
+        return numeric.attack.FscoreInverse(eps=mpmath.log(1 + mpmath.mpf(beta) ** 2), reason=None, digits=digits)
     monkeypatch.setattr(numeric.attack, "fscore_inverse", inverse)
     assert _status("LXM-Errata-Table1-plateau")["status"] == "CONFIRMED"
 
@@ -155,10 +155,10 @@ def test_mutation_001_threshold_wrong_is_failed(monkeypatch):
     orig = numeric.attack.pr
 
     def pr(record, alpha, digits=15, weight=None):
-        out = dict(orig(record, alpha, digits, weight))
+        out = orig(record, alpha, digits, weight)
         a = mpmath.mpf(alpha)
         if a > 0.5:   # the theta for which Eq. 8 would give the printed e^-eps/(4(1 - a)^2)
-            out["threshold"] = (1 - mpmath.log(4 * (1 - a) ** 2)) / 2 - mpmath.mpf("0.5")
+            out = dataclasses.replace(out, threshold=(1 - mpmath.log(4 * (1 - a) ** 2)) / 2 - mpmath.mpf("0.5"))
         return out
     monkeypatch.setattr(numeric.attack, "pr", pr)
     assert _status("LXM-Errata-PD-lambda-branch2")["status"] == "FAILED"
@@ -170,9 +170,8 @@ def test_mutation_002_semantics_bounds_inside_48_52_is_failed(monkeypatch):
     orig = numeric.semantics.semantics
 
     def squeezed(*a, **k):
-        out = dict(orig(*a, **k))
-        out["posterior_upper"], out["posterior_lower"] = mpmath.mpf("0.5199"), mpmath.mpf("0.4801")
-        return out
+        return dataclasses.replace(orig(*a, **k), posterior_upper=mpmath.mpf("0.5199"),
+                                   posterior_lower=mpmath.mpf("0.4801"))
     monkeypatch.setattr(numeric.semantics, "semantics", squeezed)
     assert _status("KZ-Errata-Ex1.1-posterior-48-52")["status"] == "FAILED"
 
@@ -181,7 +180,8 @@ def test_mutation_002_zcdp_conversion_off_is_failed(monkeypatch):
     """KZ-Errata-Ex4.1-month-worst-case: an eps'_30 that gives the printed 19% worst prior
     (eps' = 2 log(81/19)) disagrees with the independent minimisation: FAILED."""
     def eps_prime(rho, dp, conversion="bun-steinke", digits=15):
-        return {"eps_prime": 2 * mpmath.log(mpmath.mpf(81) / 19), "delta": mpmath.mpf("1e-6")}
+        return numeric.semantics.ZcdpEpsPrime(eps_prime=2 * mpmath.log(mpmath.mpf(81) / 19),
+                                              delta=mpmath.mpf("1e-6"), digits=digits)
     monkeypatch.setattr(numeric.semantics, "zcdp_eps_prime", eps_prime)
     assert _status("KZ-Errata-Ex4.1-month-worst-case")["status"] == "FAILED"
 

@@ -160,16 +160,16 @@ def risk_of(name, alpha0="0.01", prior="0.5", digits=DIGITS):
 def test_failure_class_f0_and_rho(name):
     _, _, f0, failure, rho = CASES[name]
     out = risk_of(name)
-    assert out["failure"] == failure
+    assert out.failure == failure
     with mpmath.workdps(60):
-        close(out["f0"], f0(), what="f(0)")
+        close(out.f0, f0(), what="f(0)")
         r = rho()
         if mpmath.isinf(r):
-            assert mpmath.isinf(val(out["rho"])) and val(out["rho"]) > 0
+            assert mpmath.isinf(val(out.rho)) and val(out.rho) > 0
         else:
-            close(out["rho"], r, what="rho")
+            close(out.rho, r, what="rho")
     # DF-Thm1: the supremum of the posterior is attained (at alpha = 0) iff f(0) < 1
-    assert out["posterior_sup_attained"] is (failure == "catastrophic")
+    assert out.posterior_sup_attained is (failure == "catastrophic")
 
 
 @pytest.mark.parametrize("name", [n for n in CASES if CASES[n][3] == "none"])
@@ -180,7 +180,7 @@ def test_finite_rho_is_the_brute_force_supremum(name):
     with mpmath.workdps(60):
         grid = [mpmath.mpf(10) ** -j for j in range(1, 61)] + [mpmath.mpf(i) / 200 for i in range(1, 201)]
         best = max(power(a) / a for a in grid)
-        r = val(out["rho"])
+        r = val(out.rho)
         assert best <= r * (1 + mpmath.mpf("1e-18"))
         assert best >= r * (1 - mpmath.mpf("1e-18"))   # the ratio tends to rho as a -> 0+ (a = 1e-60 on the grid)
 
@@ -194,7 +194,7 @@ def test_infinite_rho_means_the_ratio_is_unbounded(name):
         ratios = [power(q(a)) / q(a) for a in ("1e-2", "1e-10", "1e-100", "1e-1000")]
         assert all(x < y for x, y in zip(ratios, ratios[1:])), ratios
         assert ratios[-1] > mpmath.mpf(10) ** 5 * ratios[0]
-    assert mpmath.isinf(val(risk_of(name)["rho"]))
+    assert mpmath.isinf(val(risk_of(name).rho))
 
 
 # ------------------------------------------------------------------ everything at alpha0 and prior
@@ -228,19 +228,19 @@ def test_risk_report_at_alpha0(name, alpha0, prior):
         a0, p, pc = q(alpha0), q(prior), qc(prior)
         pw = power(a0)
         den = pc * a0 + p * pw
-        close(out["power_alpha0"], pw, what="power_alpha0")
-        close(out["rho_alpha0"], pw / a0, what="rho_alpha0")
-        close(out["posterior_alpha0"], p * pw / den, what="posterior_alpha0")
-        close(out["one_minus_posterior_alpha0"], pc * a0 / den, what="one_minus_posterior_alpha0")
+        close(out.power_alpha0, pw, what="power_alpha0")
+        close(out.rho_alpha0, pw / a0, what="rho_alpha0")
+        close(out.posterior_alpha0, p * pw / den, what="posterior_alpha0")
+        close(out.one_minus_posterior_alpha0, pc * a0 / den, what="one_minus_posterior_alpha0")
         r = rho()
         if mpmath.isinf(r):
-            close(out["posterior_sup"], 1, what="posterior_sup")
-            assert val(out["one_minus_posterior_sup"]) == 0
+            close(out.posterior_sup, 1, what="posterior_sup")
+            assert val(out.one_minus_posterior_sup) == 0
         else:
-            close(out["posterior_sup"], p * r / (p * r + pc), what="posterior_sup")
-            close(out["one_minus_posterior_sup"], pc / (p * r + pc), what="one_minus_posterior_sup")
+            close(out.posterior_sup, p * r / (p * r + pc), what="posterior_sup")
+            close(out.one_minus_posterior_sup, pc / (p * r + pc), what="one_minus_posterior_sup")
             # DF-rho-a0: (1 - f(a))/a is non-increasing, so rho_alpha0 <= rho
-            assert val(out["rho_alpha0"]) <= r * (1 + TOL)
+            assert val(out.rho_alpha0) <= r * (1 + TOL)
 
 
 def test_gaussian_power_at_alpha_1e_minus_1000():
@@ -253,9 +253,9 @@ def test_gaussian_power_at_alpha_1e_minus_1000():
         ref = gauss_power(1, q("1e-1000"))
         assert mpmath.nstr(ref, 5) == "1.6914e-971"      # catalog value (leading digits)
         assert abs(ref80 / ref - 1) < mpmath.mpf("1e-70")
-        close(out["power_alpha0"], ref, mpmath.mpf("1e-28"), "power at 1e-1000")
+        close(out.power_alpha0, ref, mpmath.mpf("1e-28"), "power at 1e-1000")
         # rho_alpha0 = power/alpha = 1.69e29: the unbounded ratio of the graceful failure
-        close(out["rho_alpha0"], ref / q("1e-1000"), mpmath.mpf("1e-28"), "rho_alpha0")
+        close(out.rho_alpha0, ref / q("1e-1000"), mpmath.mpf("1e-28"), "rho_alpha0")
 
 
 # ------------------------------------------------------------------ posterior(record, prior, alpha)
@@ -280,8 +280,8 @@ def test_posterior(name, prior, alpha):
         a, p, pc = q(alpha), q(prior), qc(prior)
         pw = power(a)
         den = pc * a + p * pw
-        close(out["posterior"], p * pw / den, what="posterior")
-        close(out["one_minus_posterior"], pc * a / den, what="1 - posterior")
+        close(out.posterior, p * pw / den, what="posterior")
+        close(out.one_minus_posterior, pc * a / den, what="1 - posterior")
 
 
 @pytest.mark.parametrize("name, prior", [("gaussian-1", "0.999999999999999"), ("laplace-1", "1e-15"),
@@ -295,20 +295,20 @@ def test_posterior_at_alpha_zero_is_the_limit(name, prior):
     with mpmath.workdps(500):
         p, pc, r = q(prior), qc(prior), rho()
         if mpmath.isinf(r):
-            close(out["posterior"], 1, what="posterior(0)")
-            assert val(out["one_minus_posterior"]) == 0
+            close(out.posterior, 1, what="posterior(0)")
+            assert val(out.one_minus_posterior) == 0
             return
-        close(out["posterior"], p * r / (p * r + pc), what="posterior(0)")
-        close(out["one_minus_posterior"], pc / (p * r + pc), what="1 - posterior(0)")
+        close(out.posterior, p * r / (p * r + pc), what="posterior(0)")
+        close(out.one_minus_posterior, pc / (p * r + pc), what="1 - posterior(0)")
         a = q("1e-400")
         near = pc * a / (pc * a + p * power(a))
-        close(out["one_minus_posterior"], near, what="1 - posterior(0) against 1 - posterior(1e-400)")
+        close(out.one_minus_posterior, near, what="1 - posterior(0) against 1 - posterior(1e-400)")
 
 
 def test_posterior_is_non_increasing_in_alpha():
     """DF-Def6 with (1 - f(a))/a non-increasing: p_post(a) never increases (Gaussian, prior 0.3)."""
     alphas = ["1e-100", "1e-10", "0.001", "0.01", "0.1", "0.3", "0.5", "0.9", "1"]
-    got = [val(NR.posterior(rec("gaussian-1"), "0.3", a, 15)["posterior"]) for a in alphas]
+    got = [val(NR.posterior(rec("gaussian-1"), "0.3", a, 15).posterior) for a in alphas]
     assert all(x > y for x, y in zip(got, got[1:])), got
     with mpmath.workdps(30):
         close(got[-1], q("0.3"), mpmath.mpf("1e-13"), "p_post(1) = prior")
@@ -319,8 +319,8 @@ def test_rho_equal_to_e_keeps_the_requested_digits():
     out = risk_of("laplace-1", "0.01", "0.5", 30)
     with mpmath.workdps(60):
         ref = mpmath.nstr(+mpmath.e, 30)
-    assert mpmath.nstr(out["rho"], 30) == ref        # at the caller's (default) precision
-    assert isinstance(out["rho"], mpmath.mpf)
+    assert mpmath.nstr(out.rho, 30) == ref        # at the caller's (default) precision
+    assert isinstance(out.rho, mpmath.mpf)
 
 
 # ------------------------------------------------------------------ bad input
@@ -344,8 +344,8 @@ def test_alpha0_outside_half_open_unit_interval(alpha0):
 def test_alpha0_equal_to_one_is_accepted():
     out = risk_of("gaussian-1", "1", "0.3")
     with mpmath.workdps(40):
-        close(out["power_alpha0"], 1, what="power at 1")
-        close(out["posterior_alpha0"], q("0.3"), what="posterior at alpha0 = 1 is the prior")
+        close(out.power_alpha0, 1, what="power at 1")
+        close(out.posterior_alpha0, q("0.3"), what="posterior at alpha0 = 1 is the prior")
 
 
 @pytest.mark.parametrize("alpha", ["-0.1", "1.5"])

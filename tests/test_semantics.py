@@ -72,9 +72,9 @@ def test_every_field_against_hand_formulas(eps, delta, dp, prior):
     out = NS.semantics(eps, delta, dp, prior, DIGITS)
     with mpmath.workdps(400):
         ref = reference(eps, delta, dp, "0.5" if prior is None else prior)
-        assert set(ref) <= set(out)
+        assert set(ref) <= set(out.as_dict())
         for key, r in ref.items():
-            close(out[key], r, what=key)
+            close(getattr(out, key), r, what=key)
 
 
 def test_default_prior_is_one_half():
@@ -117,16 +117,16 @@ def test_worst_case_prior_and_difference_bound(eps, delta, dp):
     at_star = NS.semantics(eps, delta, dp, pstar_str, DIGITS)
     at_down = NS.semantics(eps, delta, dp, down_str, DIGITS)
     with mpmath.workdps(60):
-        close(base["worst_case_prior"], pstar, what="worst-case prior")
-        close(base["worst_case_prior_down"], 1 - pstar, what="downward worst-case prior")
-        close(base["difference_bound"], best, mpmath.mpf("1e-18"), "difference bound vs brute-force max")
+        close(base.worst_case_prior, pstar, what="worst-case prior")
+        close(base.worst_case_prior_down, 1 - pstar, what="downward worst-case prior")
+        close(base.difference_bound, best, mpmath.mpf("1e-18"), "difference bound vs brute-force max")
         # U(p*, eps') - p* = tau(eps') (the maximum is flat: a 50-digit p* costs nothing)
-        close(at_star["difference_upper_at_prior"], at_star["difference_bound"], what="U(p*) - p* = tau")
-        close(at_down["difference_lower_at_prior"], -val(at_down["difference_bound"]), what="L(1-p*) - (1-p*) = -tau")
+        close(at_star.difference_upper_at_prior, at_star.difference_bound, what="U(p*) - p* = tau")
+        close(at_down.difference_lower_at_prior, -val(at_down.difference_bound), what="L(1-p*) - (1-p*) = -tau")
         # the worst case is a maximum: other priors have a smaller difference
         for p in ("0.1", "0.5", "0.9"):
-            d = NS.semantics(eps, delta, dp, p, DIGITS)["difference_upper_at_prior"]
-            assert val(d) < val(base["difference_bound"])
+            d = NS.semantics(eps, delta, dp, p, DIGITS).difference_upper_at_prior
+            assert val(d) < val(base.difference_bound)
 
 
 # ------------------------------------------------------------------ Monte Carlo (Gaussian mechanism)
@@ -141,7 +141,7 @@ def test_monte_carlo_gaussian_mechanism_posterior_within_bounds():
         delta_str = mpmath.nstr(delta + mpmath.mpf("1e-25"), 30)  # rounded up: still a valid delta
         assert q(delta_str) >= delta
     out = NS.semantics(eps, delta_str, dp, prior, 15)
-    lo, hi = float(out["posterior_lower"]), float(out["posterior_upper"])
+    lo, hi = float(out.posterior_lower), float(out.posterior_upper)
     rng = np.random.default_rng(20250709)
     N = 200_000
     p = float(prior)
@@ -155,7 +155,7 @@ def test_monte_carlo_gaussian_mechanism_posterior_within_bounds():
         assert inside >= 1 - float(dp) - 5 * se, (member, inside)
     # exact counterpart: P(|L| > eps') <= delta' for L ~ N(+-mu^2/2, mu^2) (own formula)
     with mpmath.workdps(40):
-        ep = val(out["eps_prime"])
+        ep = val(out.eps_prime)
         for m in (mpmath.mpf("0.5"), mpmath.mpf("-0.5")):
             outside = mpmath.ncdf(-ep - m) + mpmath.ncdf(m - ep)
             assert outside <= q(dp)
@@ -164,10 +164,10 @@ def test_monte_carlo_gaussian_mechanism_posterior_within_bounds():
 # ------------------------------------------------------------------ regressions (bugs found and fixed)
 def test_pure_zero_dp_gives_zero_bounds():
     out = NS.semantics("0", "0", "0.05", "0.3", 15)
-    assert val(out["eps_prime"]) == 0
-    assert val(out["difference_bound"]) == 0
+    assert val(out.eps_prime) == 0
+    assert val(out.difference_bound) == 0
     with mpmath.workdps(30):
-        close(out["posterior_upper"], q("0.3"), mpmath.mpf("1e-14"))
+        close(out.posterior_upper, q("0.3"), mpmath.mpf("1e-14"))
 
 
 # ------------------------------------------------------------------ bad input
@@ -216,7 +216,7 @@ def _bs_eps_prime_min(rho_total, delta_prime):
 
 @pytest.mark.parametrize("rho_total", ["0.07", "0.3", "2.02"])
 def test_zcdp_eps_prime_is_the_minimum_over_the_conversion_delta(rho_total):
-    got = NS.zcdp_eps_prime(rho_total, "0.01", "bun-steinke", 20)["eps_prime"]
+    got = NS.zcdp_eps_prime(rho_total, "0.01", "bun-steinke", 20).eps_prime
     close(got, _bs_eps_prime_min(rho_total, "0.01"), tol=mpmath.mpf("1e-15"), what=rho_total)
 
 
@@ -224,7 +224,7 @@ def test_releases_until_first_crossing():
     # seed 002 Example 4.1 reading: 0.01-zCDP per day; the first k with U(1/2, eps'_k) > 0.99,
     # checked on both sides with the independent minimisation above
     out = NS.releases_until("0.01", "0.01", "0.99", "posterior")
-    k = out["k"]
+    k = out.k
     with mpmath.workdps(50):
         def upper(kk):
             return 1 / (1 + mpmath.exp(-_bs_eps_prime_min(mpmath.mpf("0.01") * kk, "0.01")))

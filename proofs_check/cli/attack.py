@@ -82,10 +82,10 @@ def cmd_pr(args):
         record = records.get(c)
         out = attack.pr(record, c["alpha"], digits)
         payload = {"mechanism": mechanism.name, "params": records.shown(c), "alpha": c["alpha"], "digits": digits,
-                   **{k: fmt(out[k], digits) for k in ("precision", "one_minus_precision", "recall")},
-                   "threshold": None if out["threshold"] is None else fmt(out["threshold"], digits)}
-        if out.get("note"):
-            payload["note"] = out["note"]
+                   **{k: fmt(getattr(out, k), digits) for k in ("precision", "one_minus_precision", "recall")},
+                   "threshold": None if out.threshold is None else fmt(out.threshold, digits)}
+        if out.note:
+            payload["note"] = out.note
         return payload, ([f"{record}  alpha = {c['alpha']}", f"precision = {payload['precision']}",
                          f"recall    = {payload['recall']}",
                          f"threshold = {payload['threshold'] or 'undefined'} (units of Delta Q above Q(D'))"]
@@ -105,11 +105,9 @@ def cmd_fscore(args):
         out = attack.fscore_optimum(record, args.beta, digits, weight=weight)
         payload = {"mechanism": mechanism.name, "params": records.shown(c), "beta": args.beta,
                    "rho_p": args.rho_p, "rho_c": args.rho_c, "rho_t": args.rho_t, "w": str(weight),
-                   "digits": digits, **{k: fmt(out[k], digits) for k in ("fscore", "one_minus_fscore", "threshold",
-                                                                         "alpha")},
-                   "branch": out["branch"], "method": out["method"]}
-        if out.get("note"):
-            payload["note"] = out["note"]
+                   "digits": digits, **{k: fmt(getattr(out, k), digits) for k in ("fscore", "one_minus_fscore",
+                                                                                  "threshold", "alpha")},
+                   "branch": out.branch, "method": out.method}
         return payload, [f"{record}  beta = {args.beta}",
                          f"F*_beta = {payload['fscore']}  (1 - F* = {payload['one_minus_fscore']})",
                          f"threshold = {payload['threshold']}, alpha* = {payload['alpha']}, branch {payload['branch']}"]
@@ -121,10 +119,10 @@ def cmd_fscore_inverse(args):
 
     def compute():
         out = attack.fscore_inverse(args.beta, args.bound, digits=args.digits)
-        eps = None if out["eps"] is None else mp.format_number(out["eps"], args.digits)
+        eps = None if out.eps is None else mp.format_number(out.eps, args.digits)
         payload = {"mechanism": "laplace", "beta": args.beta, "bound": args.bound, "eps": eps,
-                   "reason": out["reason"], "digits": args.digits}
-        return payload, [f"eps = {eps}" if eps is not None else f"eps: none ({out['reason']})"]
+                   "reason": out.reason, "digits": args.digits}
+        return payload, [f"eps = {eps}" if eps is not None else f"eps: none ({out.reason})"]
     return run_one(args, compute)
 
 

@@ -123,20 +123,20 @@ def cmd_compose(args):
                 raise UsageError(f"delta: --delta is required for --method {args.method}")
             out = composition.compose_pure(args.eps, args.k, args.delta, args.method, digits)
             payload = {"kind": "pure", "eps0": args.eps, "k": args.k, "method": args.method, "digits": digits,
-                       "eps": format_number(out["eps"], digits),
+                       "eps": format_number(out.eps, digits),
                        "delta": "0" if args.method == "basic" else args.delta}
         else:
             conversion = args.conversion or DEFAULT_CONVERSION
             out = composition.zcdp_to_dp(args.rho, args.k, args.delta, conversion, digits)
             payload = {"kind": "zcdp", "rho": args.rho, "k": args.k, "delta": args.delta,
-                       "conversion": conversion, "digits": digits, "eps": format_number(out["eps"], digits),
-                       "rho_total": format_number(out["rho_total"], digits)}
+                       "conversion": conversion, "digits": digits, "eps": format_number(out.eps, digits),
+                       "rho_total": format_number(out.rho_total, digits)}
             if args.conversion is None:
                 payload["conversion_default"] = True
-            if "bun_steinke" in out:
-                payload["eps_bun_steinke"] = format_number(out["bun_steinke"], digits)
-        if out.get("note"):
-            payload["note"] = out["note"]
+            if out.bun_steinke is not None:
+                payload["eps_bun_steinke"] = format_number(out.bun_steinke, digits)
+        if out.note:
+            payload["note"] = out.note
         conv = (f", conversion {payload['conversion']}" + (" (the default)" if args.conversion is None else "")
                 if args.kind == "zcdp" else "")
         return payload, [f"eps = {payload['eps']}, delta = {payload['delta']}{conv}"
@@ -165,11 +165,11 @@ def cmd_select(args):
     def compute():
         record = mechanism.build(None, {"family": args.family} if args.family else {})
         out = design.select(record, args.target, args.value, alpha0, digits)
-        name = out["parameter"]
+        name = out.parameter
         payload = {"mechanism": mechanism.name, "target": args.target, "value": args.value.strip(),
-                   "alpha0": alpha0, "digits": digits, name: format_number(out["value"], digits),
-                   "parameter": name, "equation": str(out["equation"]), "solution": str(out["expr"]),
-                   "solution_latex": sp.latex(out["expr"])}
+                   "alpha0": alpha0, "digits": digits, name: format_number(out.value, digits),
+                   "parameter": name, "equation": str(out.equation), "solution": str(out.expr),
+                   "solution_latex": sp.latex(out.expr)}
         if args.family:
             payload["family"] = args.family
         at = ""
@@ -190,7 +190,7 @@ def cmd_ztest(args):
         base["delta_q"] = args.delta_q
 
     def fmt_all(out, keys):
-        return {k: format_number(out[k], digits) for k in keys}
+        return {k: format_number(getattr(out, k), digits) for k in keys}
 
     def compute():
         if args.min_mu:
@@ -200,15 +200,15 @@ def cmd_ztest(args):
                 raise UsageError("max_relative_loss: --min-mu needs --max-relative-loss L (or --min-power P)")
             out = design.ztest_min_mu(args.n, args.sigma, args.m, args.alpha, args.max_relative_loss,
                                       args.min_power, args.delta_q, digits)
-            mu = out["mu"]
+            mu = out.mu
             payload = {**base, "mu": "0" if mu == 0 else format_number(mu, digits),
                        **fmt_all(out, ("power_unprotected", "target_power"))}
             if args.max_relative_loss is not None:
                 payload["max_relative_loss"] = args.max_relative_loss
             else:
                 payload["min_power"] = args.min_power
-            if "note" in out:
-                payload["note"] = out["note"]
+            if out.note is not None:
+                payload["note"] = out.note
             return payload, [f"mu_min = {payload['mu']}  (target power {payload['target_power']}, "
                              f"unprotected {payload['power_unprotected']})"]
         if args.mu is None:

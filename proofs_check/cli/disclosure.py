@@ -63,9 +63,10 @@ def register(sub):
     s.set_defaults(func=cmd_semantics)
 
 
-def _fmt_all(out: dict, keys, digits) -> dict:
+def _fmt_all(out, keys, digits) -> dict:
+    """The fields ``keys`` of a result dataclass, each formatted to ``digits`` digits."""
     from numeric.precision import format_number
-    return {k: format_number(out[k], digits) for k in keys}
+    return {k: format_number(getattr(out, k), digits) for k in keys}
 
 
 def cmd_risk(args):
@@ -77,10 +78,10 @@ def cmd_risk(args):
         record = records.get(c)
         out = risk.risk(record, args.alpha0, args.prior, digits)
         payload = {"mechanism": mechanism.name, "params": records.shown(c), "alpha0": args.alpha0,
-                   "prior": args.prior, "digits": digits, "failure": out["failure"],
-                   **_fmt_all(out, RISK_FIELDS, digits), "posterior_sup_attained": out["posterior_sup_attained"],
-                   "f0_exact": str(out["f0_expr"]), "rho_exact": str(out["rho_expr"]).replace("oo", "inf"),
-                   "f0_method": out["f0_method"], "rho_method": out["rho_method"], "latex": risk.latex(record)}
+                   "prior": args.prior, "digits": digits, "failure": out.failure,
+                   **_fmt_all(out, RISK_FIELDS, digits), "posterior_sup_attained": out.posterior_sup_attained,
+                   "f0_exact": str(out.f0_expr), "rho_exact": str(out.rho_expr).replace("oo", "inf"),
+                   "f0_method": out.f0_method, "rho_method": out.rho_method, "latex": risk.latex(record).as_dict()}
         p = payload
         return payload, [
             f"{record}  alpha0 = {p['alpha0']}, prior = {p['prior']}",
@@ -105,7 +106,7 @@ def cmd_posterior(args):
         out = risk.posterior(record, args.prior, c["alpha"], digits)
         payload = {"mechanism": mechanism.name, "params": records.shown(c), "prior": args.prior,
                    "alpha": c["alpha"], "digits": digits, **_fmt_all(out, ("posterior", "one_minus_posterior"), digits)}
-        if "at_zero" in out:
+        if out.at_zero is not None:
             payload["note"] = "alpha = 0: the limit alpha -> 0+"
         return payload, [f"{record}  prior = {payload['prior']}, alpha = {payload['alpha']}",
                          f"posterior     = {payload['posterior']}",

@@ -47,8 +47,8 @@ def cmd_cnd(args):
                 "fixed_point": format_number(cnd.fixed_point(record, digits), digits), "note": cnd.NOTE}
         if args.x is not None:
             out = cnd.cdf(record, args.x, digits)
-            payload = {**base, "x": args.x, "cdf": format_number(out["cdf"], digits),
-                       "survival": format_number(out["survival"], digits)}
+            payload = {**base, "x": args.x, "cdf": format_number(out.cdf, digits),
+                       "survival": format_number(out.survival, digits)}
             lines = [f"{record}: F({args.x}) = {payload['cdf']}, 1 - F = {payload['survival']}"]
         elif args.quantile is not None:
             payload = {**base, "quantile": args.quantile,

@@ -423,7 +423,7 @@ def _series_plot(args, mechanism, records, given, combos, out, data):
             if args.kind == "posterior":
                 for pr in _split_list(args.prior, "prior", "prior"):
                     items.append(CV.series(f"{rec}, prior = {pr}", xs,
-                                           lambda a, rec=rec, pr=pr: NR.posterior(rec, pr, a, digits)["posterior"],
+                                           lambda a, rec=rec, pr=pr: NR.posterior(rec, pr, a, digits).posterior,
                                            digits))
             else:
                 items.append(CV.series(str(rec), xs, lambda a, rec=rec: _ratio(mp.power(rec, a, digits), a), digits))
@@ -488,7 +488,7 @@ def _attack_series(args, mechanism, records, given, combos, out, data, n, digits
         for b in _split_list(args.beta, "beta_f", "beta"):
             for wv in _split_list(args.weight, "weight", "weight"):
                 def fn(x, b=b, wv=wv):
-                    return NA.fscore_optimum(records.get({**others, first: x}), b, digits, weight=wv)["fscore"]
+                    return NA.fscore_optimum(records.get({**others, first: x}), b, digits, weight=wv).fscore
                 items.append(CV.series(f"{mechanism.name}, beta = {b}, w = {wv}", xs, fn, digits))
         xlabel = f"{first} (privacy-loss parameter of {mechanism.name})"
         title = f"highest F_beta score of the attack against {mechanism.name}"
@@ -520,8 +520,8 @@ def _semantics_series(args, given, out, data, digits):
     for pr in _split_list(args.prior, "prior", "prior"):
         vals = NS.bounds_over_releases(rho, args.delta_prime, ks, pr, digits=digits)
         items.append(CV.Series(f"posterior upper bound, prior = {pr}", tuple(xs),
-                               tuple(mpmath.mpf(v) for v in vals["posterior_upper"]), digits))
-        diff = vals["difference_bound"]
+                               tuple(mpmath.mpf(v) for v in vals.posterior_upper), digits))
+        diff = vals.difference_bound
     items.append(CV.Series("posterior-to-prior difference bound (any prior)", tuple(xs),
                            tuple(mpmath.mpf(v) for v in diff), digits, "difference"))
     title = (f"bounds after k zCDP releases, rho = {rho} each, probability >= 1 - {args.delta_prime} "
@@ -588,7 +588,7 @@ def _ztest_series(args, mechanism, combos, out, data, n, digits):
         xs = [x for x in xs if float(x) > 0]
 
         def run(mu, x, key):
-            return DS.ztest(args.sample_size, args.noise_sd, x, a0, mu, digits=digits)[key]
+            return getattr(DS.ztest(args.sample_size, args.noise_sd, x, a0, mu, digits=digits), key)
         for c in combos:
             items.append(CV.series(f"mu = {c['mu']}", xs, lambda x, mu=c["mu"]: run(mu, x, "power"), digits))
         items.append(CV.series("unprotected (mu = inf)", xs, lambda x: run(combos[0]["mu"], x, "power_unprotected"),
@@ -599,7 +599,7 @@ def _ztest_series(args, mechanism, combos, out, data, n, digits):
         xs = [x for x in CV.mixed_grid(n) if 0 < float(x) < 1]
 
         def run(mu, a, key):
-            return DS.ztest(args.sample_size, args.noise_sd, args.mean, a, mu, digits=digits)[key]
+            return getattr(DS.ztest(args.sample_size, args.noise_sd, args.mean, a, mu, digits=digits), key)
         for c in combos:
             items.append(CV.series(f"mu = {c['mu']}", xs, lambda a, mu=c["mu"]: run(mu, a, "power"), digits))
         items.append(CV.series("unprotected (mu = inf)", xs, lambda a: run(combos[0]["mu"], a, "power_unprotected"),
