@@ -332,3 +332,73 @@ def test_kz_t27_never_confirms_what_it_cannot_bound_and_never_refutes_a_true_cas
     obj_t = DC.cks_objective.xreplace({DC.rho: rho, sy.delta: d, DC.order: 1 + CC._T})
     t_opt = sp.Rational(3, 1)                       # near sqrt(L/rho) - ish; any cell: obj >= CKS > exact
     assert CC._t27_refute(obj_t, CC._t27_profile("1"), d, (t_opt, t_opt + 1)) is None
+
+
+# ---------------------------------------------------------------- DRS-Thm3.5:band, SU-Eq4.1
+def _ref_rr_composition(eps, k, alpha):
+    """f_{eps,0}^(x)k at alpha, plain mpmath: Neyman-Pearson between Bin(k, 1/(1+e^eps)) and
+    Bin(k, e^eps/(1+e^eps)), rejecting large counts, randomised at the boundary."""
+    with mpmath.workdps(50):
+        e = mpmath.exp(mpmath.mpf(eps))
+        q0 = 1 / (1 + e)
+        p_ = [mpmath.binomial(k, j) * q0 ** j * (1 - q0) ** (k - j) for j in range(k + 1)]
+        q_ = [mpmath.binomial(k, j) * (1 - q0) ** j * q0 ** (k - j) for j in range(k + 1)]
+        left, beta = mpmath.mpf(alpha), mpmath.mpf(1)
+        for j in range(k, -1, -1):
+            take = min(left, p_[j])
+            beta -= q_[j] * take / p_[j]
+            left -= take
+            if left <= 0:
+                break
+        return beta
+
+
+def test_rr_composition_is_the_binomial_neyman_pearson_curve():
+    from proofs_check import certified as Cert
+    for eps, k in (("0.1", 100), ("0.3", 30), ("0.1", 10)):
+        for alpha in ("0.05", "0.2", "0.55", "0.9"):
+            expr = CC._rr_composition(sp.Rational(eps), k, sp.Rational(alpha))
+            ball = Cert._enclose(expr, {}, 128)
+            ref = _ref_rr_composition(eps, k, alpha)
+            with mpmath.workdps(50):        # the ball's midpoint carries 128 bits
+                assert abs(Cert._mpf(ball.mid()) - ref) < mpmath.mpf(10) ** -30, (eps, k, alpha)
+
+
+def test_band_certified_and_a_narrower_band_fails(monkeypatch):
+    from numeric import clt as NCLT
+    out = _claim("DRS-Thm3.5:band").certify()
+    assert out.status is CONFIRMED and out.certified is True
+    assert set(out.extra["intervals"]) == {"randomized-response, eps = 0.1, k = 100",
+                                           "randomized-response, eps = 0.3, k = 30", "laplace, eps = 0.1, k = 10"}
+    assert mpmath.mpf(out.margin) > mpmath.mpf("0.05")
+    # a Berry-Esseen constant 100 times smaller: the band is too narrow for the exact RR composition
+    monkeypatch.setattr(NCLT, "BERRY_ESSEEN_C", (56, 10000))
+    out = CC.certify_band()
+    assert out.status is FAILED and out.certified is True
+    assert out.counterexample["mechanism"] == "randomized-response"
+
+
+def test_eq41_certified_and_a_wrong_gaussian_is_never_confirmed(monkeypatch):
+    import dataclasses
+
+    from numeric import mixtures as MX
+    from numeric import mp
+    out = _claim("SU-Eq4.1").certify()
+    assert out.status is CONFIRMED and out.certified is True
+    # the certified lower bound of left - right at its worst point is below the numeric slack (a different
+    # route: numeric.mixtures traces the Neyman-Pearson region) and close to it
+    where = out.worst_at
+    assert where == {"mixture": "w = (3, 7), a = (0, 3), b = (1, '3.5')", "t": "0.05"}
+    with mpmath.workdps(25):
+        mix = MX.Mixture((mpmath.mpf("0.3"), mpmath.mpf("0.7")), (mpmath.mpf(0), mpmath.mpf(3)),
+                         (mpmath.mpf(1), mpmath.mpf("3.5")))
+        left, right = MX.eq41_sides(mix, mpmath.mpf("0.05"),
+                                    lambda m, a: mp.tradeoff(derive.gaussian(mpmath.nstr(m, 30)), mpmath.nstr(a, 30), 22))
+        assert mpmath.mpf("0.99") * (left - right) < mpmath.mpf(out.margin) <= left - right
+    # G_{mu/2} in place of G_mu raises the right side above the mixture's trade-off: not confirmed (a lower
+    # bound cannot refute, so INCONCLUSIVE)
+    orig = derive.gaussian
+    monkeypatch.setattr(derive, "gaussian", lambda *a, **k: dataclasses.replace(
+        orig(*a, **k), tradeoff=orig(*a, **k).tradeoff.xreplace({sy.mu: sy.mu / 2})))
+    out = CC.certify_eq41()
+    assert out.status.name == "INCONCLUSIVE" and not out.certified
