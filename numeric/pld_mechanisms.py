@@ -140,10 +140,17 @@ class LossModel:
 
     def q_atom_at(self, l: Fraction):
         """Q-mass of an atom of L located exactly at l (0 if none)."""
+        return self._atom_mass_at(l, "q_mass")
+
+    def p_atom_at(self, l: Fraction):
+        """P-mass of an atom of L located exactly at l (0 if none)."""
+        return self._atom_mass_at(l, "p_mass")
+
+    def _atom_mass_at(self, l: Fraction, which: str):
         from flint import arb
         for a in self.atoms:
             if a.value == l:
-                return a.q_mass()
+                return getattr(a, which)()
         return arb(0)
 
     def log_cell_float(self, grid: np.ndarray, h: float) -> np.ndarray:
@@ -460,6 +467,8 @@ class SymmetricHull(LossModel):
         self.base = remove
         self.name = f"hull({remove.name})"
         self.lo, self.hi = -remove.hi, remove.hi
+        if type(remove).q_atom_at is not LossModel.q_atom_at or type(remove).p_atom_at is not LossModel.p_atom_at:
+            raise ValueError("the remove pair must list its atoms in .atoms (the mirror reads both masses there)")
         if any(a.value <= 0 for a in remove.atoms):
             raise ValueError("the remove pair must have its atoms at positive loss only")
         atoms = [Atom(Fraction(0), self._atom0, self._atom0)]
@@ -482,14 +491,7 @@ class SymmetricHull(LossModel):
         sp, sq = self.base.tails(-l)
         rest = 1 - self.base.p_inf()
         return (rest - sq - self.base.q_atom_at(-l),
-                rest - sp - self._p_atom_at(-l))
-
-    def _p_atom_at(self, l: Fraction):
-        from flint import arb
-        for a in self.base.atoms:
-            if a.value == l:
-                return a.p_mass()
-        return arb(0)
+                rest - sp - self.base.p_atom_at(-l))
 
     def log_cell_float(self, grid, h):
         pos = self.base.log_cell_float(grid, h)

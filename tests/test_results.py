@@ -102,23 +102,8 @@ def test_classification_and_latex():
 
 
 # ------------------------------------------------------------------------------ numeric.semantics
-def _eps_prime_min(rho, dp):
-    """min over delta in (0, delta') of eps'(eps_BS(rho, delta), delta, delta'): golden section in log delta
-    of eps_BS = rho + 2 sqrt(rho log(1/delta)) (Bun-Steinke) and eps' = log((e^eps delta' + delta)/(delta' -
-    delta)) (Kifer-Zhang Thm 3.9, boxed form), at the ambient precision."""
-    def h(t):
-        d = mpmath.exp(t)
-        e = rho + 2 * mpmath.sqrt(rho * -t)
-        return mpmath.log((mpmath.exp(e) * dp + d) / (dp - d))
-    lo, hi = mpmath.log(dp) - 700, mpmath.log(dp) - mpmath.mpf("1e-12")
-    g = (mpmath.sqrt(5) - 1) / 2
-    for _ in range(300):
-        c, d = hi - g * (hi - lo), lo + g * (hi - lo)
-        if h(c) < h(d):
-            hi = d
-        else:
-            lo = c
-    return h((lo + hi) / 2)
+# the independent golden-section search over delta of the Bun-Steinke eps' (one copy, in test_semantics)
+from test_semantics import _bs_eps_prime_min as _eps_prime_min  # noqa: E402
 
 
 def test_semantics_result():
