@@ -443,6 +443,111 @@ class SubsampledGaussian(LossModel):
             return np.where(za > 0, upper, lower)
 
 
+class SubsampledLaplace(LossModel):
+    """Poisson-subsampled Laplace mechanism (rate q, scale 1/eps, sensitivity 1), one direction.
+
+    Derived here like the subsampled Gaussian: with B = Lap(0, 1/eps), B1 = Lap(1, 1/eps) and the
+    mixture M = (1 - q) B + q B1, the base loss u(x) = log dB1/dB (x) = eps (|x| - |x - 1|) is -eps on
+    x <= 0, eps (2x - 1) on (0, 1) and eps on x >= 1, and g(u) = log(1 - q + q e^u) is increasing.
+
+    remove, (P, Q) = (M, B): L = g(u(x)).  With lam(l) = log((expm1(l) + q)/q) = g^{-1}(l) and
+    x(l) = (lam/eps + 1)/2: L > l iff u > lam, which is everything when lam < -eps (or
+    expm1(l) + q <= 0), nothing when lam >= eps, and x > x(l) in between, where
+        S_Q = e^{-eps x}/2,   S_P = (1 - q) e^{-eps x}/2 + q (1 - e^{eps (x - 1)}/2).
+    add, (P, Q) = (B, M): L = -g(u(x)); L > l iff u < lam(-l), which is nothing when expm1(-l) + q
+    <= 0 or lam(-l) <= -eps, everything when lam(-l) > eps, and x < x(-l) in between, where
+        S_P = 1 - e^{-eps x}/2,   S_Q = (1 - q)(1 - e^{-eps x}/2) + q e^{eps (x - 1)}/2.
+    The atoms of L (at g(+-eps), resp. -g(+-eps)) are irrational for rational q < 1 and eps > 0, so
+    no knot ever sits on one; every comparison with the ends is decided in Arb (undecided raises).
+    """
+
+    def __init__(self, q, eps, direction="remove"):
+        self.q = exact(q, "q")
+        self.eps = exact(eps, "eps")
+        if not 0 < self.q <= 1:
+            raise ValueError(f"q must be in (0, 1], got {q}")
+        if self.eps <= 0:
+            raise ValueError(f"eps must be > 0, got {eps}")
+        if direction not in ("remove", "add"):
+            raise ValueError("direction must be 'remove' or 'add'")
+        self.direction = direction
+        self.name = f"subsampled_laplace(q={q}, eps={eps}, {direction})"
+        qf, ef = float(self.q), float(self.eps)
+        g_lo = math.log1p(qf * math.expm1(-ef))
+        g_hi = math.log1p(qf * math.expm1(ef))
+        self.lo, self.hi = (g_lo, g_hi) if direction == "remove" else (-g_hi, -g_lo)
+        if self.q == 1:
+            # q = 1 is the Laplace pair itself, whose atoms sit at the rational +-eps
+            e = self.eps
+            plus = Atom(e, lambda: arb_of(Fraction(1, 2)), lambda: (-arb_of(e)).exp() / 2)
+            minus = Atom(-e, lambda: (-arb_of(e)).exp() / 2, lambda: arb_of(Fraction(1, 2)))
+            self.atoms = (plus, minus) if direction == "remove" else (
+                Atom(e, minus.q_mass, minus.p_mass), Atom(-e, plus.q_mass, plus.p_mass))
+
+    def _where(self, la):
+        """Where lam = g^{-1}(l) lies against the ends -eps, eps of u, decided in Arb: "below"
+        (lam < -eps, or no lam: expm1(l) + q <= 0), "lo" (lam = -eps), "inside" (with the ball
+        x = (lam/eps + 1)/2), "hi" (lam = eps) or "above"; undecided raises ArithmeticError."""
+        q, e = arb_of(self.q), arb_of(self.eps)
+        if self.q == 1:
+            lam = la                                   # g is the identity: lam = l exactly
+        else:
+            v = la.expm1() + q
+            if v < 0 or v == 0:
+                return "below", None
+            if not v > 0:
+                raise ArithmeticError(f"{self.name}: knot too close to the support end to decide")
+            lam = (v / q).log()
+        if lam < -e:
+            return "below", None
+        if lam > e:
+            return "above", None
+        if lam == -e:
+            return "lo", _F.arb(0)
+        if lam == e:
+            return "hi", _F.arb(1)
+        if lam > -e and lam < e:
+            return "inside", (lam / e + 1) / 2
+        raise ArithmeticError(f"{self.name}: knot too close to an atom to decide")
+
+    def _tails(self, l, la):
+        from flint import arb
+        q, e = arb_of(self.q), arb_of(self.eps)
+        one, zero = (arb(1), arb(1)), (arb(0), arb(0))
+        if self.direction == "remove":               # L > l  iff  u > lam(l)
+            where, x = self._where(la)
+            if where == "below":
+                return one
+            if where in ("hi", "above"):
+                return zero
+            sq = (-e * x).exp() / 2
+            return (1 - q) * sq + q * (1 - (e * (x - 1)).exp() / 2), sq
+        where, x = self._where(-la)                  # L > l  iff  u < lam(-l)
+        if where in ("below", "lo"):
+            return zero
+        if where == "above":
+            return one
+        sp = 1 - (-e * x).exp() / 2
+        return sp, (1 - q) * sp + q * (e * (x - 1)).exp() / 2
+
+    def _float_sp(self, l):
+        qf, ef = float(self.q), float(self.eps)
+        l = np.asarray(l, dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            if self.direction == "remove":
+                lam = np.log((np.expm1(l) + qf) / qf)
+                x = np.clip((lam / ef + 1) / 2, 0, 1)
+                sp = (1 - qf) * np.exp(-ef * x) / 2 + qf * (1 - np.exp(ef * (x - 1)) / 2)
+                return np.where(np.isnan(lam) | (lam < -ef), 1.0, np.where(lam >= ef, 0.0, sp))
+            lam = np.log((np.expm1(-l) + qf) / qf)
+            x = np.clip((lam / ef + 1) / 2, 0, 1)
+            sp = 1 - np.exp(-ef * x) / 2
+            return np.where(np.isnan(lam) | (lam <= -ef), 0.0, np.where(lam > ef, 1.0, sp))
+
+    def rough_range(self, lam):
+        return self.lo, self.hi
+
+
 class SymmetricHull(LossModel):
     """The symmetric pair of C_p(f) = min{f_p, f_p^{-1}}** (uniform subsampling, DRS22 Thm 4.2).
 
@@ -551,8 +656,41 @@ def subsampled_gaussian(q, sigma) -> Mechanism:
                      [SubsampledGaussian(q, sigma, "remove"), SubsampledGaussian(q, sigma, "add")], False)
 
 
+def subsampled_laplace(q, eps) -> Mechanism:
+    """Poisson-subsampled Laplace (rate q, per-step eps): both add and remove pairs."""
+    return Mechanism(f"subsampled_laplace(q={q}, eps={eps})",
+                     [SubsampledLaplace(q, eps, "remove"), SubsampledLaplace(q, eps, "add")], False)
+
+
+def uniform_subsampled_laplace(p, eps) -> Mechanism:
+    """The Laplace step on a fixed-size subsample of rate p: C_p(f_Lap) as one symmetric pair."""
+    return Mechanism(f"uniform_subsampled_laplace(p={p}, eps={eps})",
+                     [SymmetricHull(SubsampledLaplace(p, eps, "remove"))], True)
+
+
 def uniform_subsampled_gaussian(p, sigma) -> Mechanism:
     """The Gaussian step f = G_{1/sigma} on a fixed-size subsample of rate p: C_p(G_{1/sigma}) (replace-one
     neighbours, Dong-Roth-Su 2022 Thm 4.2; seed 004 Sec. 4.1), one symmetric pair (:class:`SymmetricHull`)."""
     return Mechanism(f"uniform_subsampled_gaussian(p={p}, sigma={sigma})",
                      [SymmetricHull(SubsampledGaussian(p, sigma, "remove"))], True)
+
+
+#: base mechanisms the engine subsamples (table name -> its privacy parameter)
+SUBSAMPLED = {"gaussian": "mu", "laplace": "eps"}
+
+
+def subsampled_step(name: str, value, rate, sampling: str) -> Mechanism:
+    """The engine step of mechanism ``name`` (gaussian: parameter mu, noise multiplier 1/mu;
+    laplace: parameter eps) on a subsample of rate ``rate``: Poisson (both directions) or uniform
+    (fixed size, the symmetric pair of C_p(f)).  One place for the CLI and the spec files."""
+    if name not in SUBSAMPLED:
+        raise ValueError(f"the engine subsamples {', '.join(SUBSAMPLED)} only, not {name}")
+    if sampling not in ("poisson", "uniform"):
+        raise ValueError(f"sampling must be poisson or uniform, got {sampling}")
+    theta = exact(value, SUBSAMPLED[name])
+    if name == "gaussian":
+        step = subsampled_gaussian if sampling == "poisson" else uniform_subsampled_gaussian
+        return step(str(rate), str(1 / theta))
+    step = subsampled_laplace if sampling == "poisson" else uniform_subsampled_laplace
+    return step(str(rate), str(theta))
+

@@ -173,10 +173,10 @@ def _delta1(eps, s):
     return 1 - mpmath.exp((s - eps) / 2) / 2 - mpmath.exp(s) * mpmath.exp(-(s + eps) / 2) / 2
 
 
-@claim("Laplace-composition", ("004",), SU + " (composition of Laplace steps; derived in numeric/compose_exact.py)",
+@claim("Laplace-composition", ("004",), SU + " (composition of Laplace steps; derived in numeric/compose_laplace.py)",
        "identity",
-       "the k-fold Laplace(eps) composition's privacy loss: two atoms per step and a truncated-exponential part, "
-       "summed in closed form (Irwin-Hall sums of incomplete gamma functions)")
+       "the k-fold Laplace(eps) composition's privacy loss: atoms on the lattice (2j - k) eps and a spline "
+       "density between them, built in exact rational arithmetic (an exponential tilt of a symmetric measure)")
 def _laplace_composition():
     from numeric import compose_exact as X
     from numeric import pld, pld_mechanisms as M

@@ -146,7 +146,7 @@ def figures(paper: str, folder: str, draw, image: str = "png") -> list[dict]:
                 rc = draw(full)
             rows.append({"figure": fig.name, "shows": fig.shows, "status": "drawn" if rc == 0 else "failed",
                          "image": os.path.basename(out), "data": f"{stem}.csv",
-                         "command": "dp-derive " + " ".join(shlex.quote(a) for a in full[:-1]) + f" --out {stem}.{image}",
+                         "command": "dp-derive " + " ".join(shlex.quote(a) for a in ["plot", *argv, "--out", f"{stem}.{image}"]),
                          "differs": fig.differs, "reason": err.getvalue().strip()})
     with open(os.path.join(folder, "index.md"), "w") as fh:
         fh.write(f"# Figures of seed {paper} drawn by dp-derive\n\n")

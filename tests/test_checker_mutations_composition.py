@@ -55,9 +55,17 @@ def test_gdp_composition_catches_a_wrong_mu(monkeypatch):
     assert_failed("DRS-Cor3.3")
 
 
-def test_laplace_composition_catches_a_wrong_series(monkeypatch):
+def test_laplace_composition_catches_a_wrong_atom(monkeypatch):
+    """One atom mass off by 1e-15 (relative) in the spline route: the 22-digit quadrature agreement fails."""
+    from numeric import compose_laplace as CL
     assert_passes("Laplace-composition")
-    orig = X._lower_gamma_reg
-    monkeypatch.setattr(X, "_lower_gamma_reg", lambda m, x: orig(m, x) * (1 + mpmath.mpf(10) ** -15))
-    assert_failed("Laplace-composition")
+    orig = CL._Balls.atom
+    monkeypatch.setattr(CL._Balls, "atom", lambda self, J: tuple(v * (1 + CL._flint().arb(10) ** -15)
+                                                                 for v in orig(self, J)))
+    CL.spline.cache_clear()
+    try:
+        assert_failed("Laplace-composition")
+    finally:
+        monkeypatch.undo()
+        CL.spline.cache_clear()
 

@@ -219,10 +219,17 @@ def test_mutation_swapped_probabilities_is_caught(monkeypatch):
 
 
 def test_mutation_laplace_density_is_caught(monkeypatch):
-    monkeypatch.setattr(X, "_E", lambda m, x: mpmath.mpf(0) if x <= 0 else (x ** m / mpmath.factorial(m)) * 1.01)
-    monkeypatch.setattr(X, "_lower_gamma_reg", lambda m, x: mpmath.mpf(0) if x <= 0
-                        else mpmath.gammainc(m, 0, x, regularized=True) * 1.01)
-    got = X.delta("laplace", {"eps": "0.6"}, 2, "0.1", 15).value
+    """Tilt the spline the wrong way (the P weights e^{2a(J-k)} become e^{2a(J-k+1)}): the two-step
+    quadrature reference of test_laplace_two_steps_by_quadrature catches it."""
+    from numeric import compose_laplace as CL
+    orig = CL._Balls.weights
+    monkeypatch.setattr(CL._Balls, "weights", lambda self, J: (orig(self, J)[0], orig(self, J + 1)[1]))
+    CL.spline.cache_clear()
+    try:
+        got = X.delta("laplace", {"eps": "0.6"}, 2, "0.1", 15).value
+    finally:
+        monkeypatch.undo()
+        CL.spline.cache_clear()
     with mpmath.workdps(30):
         eps = mpmath.mpf("0.6")
         e = mpmath.mpf("0.1")

@@ -88,8 +88,8 @@ def test_limits_are_exact(args, field, value):
 @pytest.mark.parametrize("args, words", [
     ("laplace --eps 0.1 --at-eps 1", ["k"]),
     ("--at-eps 1", ["mechanism"]),
-    ("laplace --eps 1e-300 --k 2 --at-eps 1", ["eps=1e-300"]),
-    ("laplace --eps 0.1 --k 100 --at-eps 1 --method exact", ["method=exact", "k <= 40"]),
+    ("laplace --eps 1e-300 --k 2 --at-eps 1 --method numeric", ["eps=1e-300"]),
+    ("laplace --eps 0.1 --k 1000 --at-eps 1 --method exact", ["method=exact", "k <= 500"]),
     ("noise --family logistic --mu 1 --k 2 --at-eps 1", ["mechanism=noise"]),
     ("--spec /nonexistent.json --at-eps 1", ["spec=/nonexistent.json"]),
     ("laplace --eps 0.1 --k 0 --at-eps 1", ["k=0"]),

@@ -273,6 +273,10 @@ def test_figures_of_every_other_seed(paper, tmp_path):
     assert drawn and all(_png(p) for p in drawn)
     assert all(p.name in index for p in drawn)
     assert all((tmp_path / paper / (p.stem + ".csv")).exists() for p in drawn)
+    # each index command is one copy-paste line: a single --out naming the image it made
+    commands = [line.strip("`").split("` (data")[0] for line in index.splitlines() if line.startswith("`dp-derive")]
+    assert commands and all(c.count("--out") == 1 for c in commands)
+    assert all(any(c.endswith("--out " + p.name) for c in commands) for p in drawn)
 
 
 def test_plot_edges_answer_in_one_line(tmp_path):

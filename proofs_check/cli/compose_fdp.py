@@ -43,14 +43,14 @@ def register(kinds, out):
                   "certified privacy-loss engine: a two-sided bracket that contains the exact value "
                   "(beta_lower <= f(alpha) <= beta_upper, and the same for delta and eps); the unsuffixed "
                   "value is the privacy-safe end.  Mechanisms: " + ", ".join(ENGINE) + "; a spec entry may "
-                  "subsample a gaussian with \"p\" (Poisson).\n\n" + mechanism_help(tuple(ENGINE)),
+                  "subsample a gaussian or laplace entry with \"p\" (and \"sampling\": poisson or uniform).\n\n" + mechanism_help(tuple(ENGINE)),
                   ["dp-derive compose fdp laplace --eps 0.1 --k 10 --at-delta 1e-6",
                    "dp-derive compose fdp gaussian --mu 0.5 --k 100 --alpha 1e-10 --json",
                    "dp-derive compose fdp --spec spec.json --at-eps 1"], parents=[out])
     add_engine_mechanism(f)
     f.add_argument("--spec", default=None, action=Once, metavar="FILE.json",
                    help='a heterogeneous list: {"mechanisms": [{"mechanism": "gaussian", "mu": "0.5", '
-                        '"count": 10}, ...]} (same names as the flags; "p" subsamples a gaussian)')
+                        '"count": 10}, ...]} (same names as the flags; "p" subsamples a gaussian or laplace entry)')
     q = f.add_mutually_exclusive_group(required=True)
     q.add_argument("--alpha", type=number("alpha"), action=Once, help="f(alpha) and the power at level alpha")
     q.add_argument("--at-eps", type=number("at_eps", "eps"), action=Once, help="delta(eps)")
@@ -75,8 +75,8 @@ def _plan(args):
         plan = []
         for i, comp in enumerate(read_spec(args.spec)):
             name = comp.mechanism.name
-            if comp.p is not None and name != "gaussian":
-                raise UsageError(f"mechanisms[{i}].p: the engine subsamples gaussian entries only")
+            if comp.p is not None and name not in ("gaussian", "laplace"):
+                raise UsageError(f"mechanisms[{i}].p: the engine subsamples gaussian and laplace entries only")
             if name not in ENGINE:
                 raise UsageError(f"mechanisms[{i}].mechanism={name}: the engine composes {', '.join(ENGINE)}")
             plan.append((name, dict(comp.params), comp.count, (comp.p, comp.sampling) if comp.p is not None
@@ -119,10 +119,12 @@ def _privacy_parameter(name, values):
     return values["mu"] if name == "gaussian" else values["eps"]
 
 
-def _components(plan):
+def _components(plan, engine: bool = True):
     """Engine components, or the exact answer when a limit decides it: a component with parameter 0
     is Id, the identity of the tensor product (dropped); one with parameter inf makes the whole
-    composition f = 0 (no privacy)."""
+    composition f = 0 (no privacy).  With ``engine=False`` (an exact route will answer) only the
+    limits are decided: the engine's smallest-parameter rule does not apply and the list holds None
+    for each remaining component."""
     from fractions import Fraction
 
     from derive.mechanisms.table import is_infinite
@@ -135,13 +137,15 @@ def _components(plan):
         if Fraction(theta) == 0 or (name == "approx-dp" and Fraction(values["eps"]) == 0
                                     and Fraction(values["delta"]) == 0):
             continue
+        if not engine:
+            out.append(None)
+            continue
         if Fraction(theta) < Fraction(SMALLEST):
             raise UsageError(f"{'mu' if name == 'gaussian' else 'eps'}={theta}: the engine needs a parameter "
                              f">= {SMALLEST} or exactly 0 (its loss grid cannot resolve smaller steps)")
         if p is not None:
             rate, sampling = p
-            step = M.subsampled_gaussian if sampling == "poisson" else M.uniform_subsampled_gaussian
-            out.append((step(str(rate), str(1 / Fraction(theta))), count))
+            out.append((M.subsampled_step(name, theta, rate, sampling), count))
             continue
         ctor, params = ENGINE[name]
         out.append((getattr(M, ctor)(*[values[q] for q in params]), count))
@@ -173,8 +177,10 @@ def cmd_fdp(args):
     from numeric import pld
     from numeric.precision import format_number
     plan, shown = _plan(args)
-    components, limit = _components(plan)
+    components, limit = _components(plan, engine=False)          # the limits first
     route = _exact_route(plan) if limit is None else None
+    if limit is None and (route is None or args.method == "numeric"):
+        components, limit = _components(plan)
     if args.method == "exact" and limit is None and route is None:
         from numeric.compose_exact import MAX_EPS_LAPLACE, MAX_K_BINOMIAL, MAX_K_LAPLACE
         raise UsageError("method=exact: no exact route for this composition (exact routes: any list of "

@@ -9,7 +9,8 @@ sampling of m = p n records (replace-one neighbours, Thm 4.2) and Poisson sampli
 With ``--k``: the k-fold composition of the subsampled Gaussian from the certified engine
 (numeric/pld.py; ``method`` "numeric", a bracket): Poisson sampling composes both directions (add and
 remove pairs), uniform sampling composes the symmetric pair of C_p(G_mu) itself
-(``pld_mechanisms.SymmetricHull``).  Other mechanisms have no composed subsampled pair in the engine
+(``pld_mechanisms.SymmetricHull``); the same for the Laplace mechanism (``SubsampledLaplace``).
+Other mechanisms have no composed subsampled pair in the engine
 yet; they are refused with that reason.
 """
 
@@ -29,7 +30,7 @@ def register(sub):
                   "C_p(f) = min{f_p, f_p^-1}** with f_p = p f + (1 - p) Id (Dong, Roth, Su 2022, Thm 4.2), the "
                   "trade-off function of the mechanism run on a subsample of rate p (uniform sampling without "
                   "replacement, or Poisson sampling: both directions).  Without --k the value is exact (verified "
-                  "digits); with --k the subsampled Gaussian is composed k times by the certified engine "
+                  "digits); with --k the subsampled Gaussian or Laplace step is composed k times by the certified engine "
                   "(Poisson: both directions; uniform: C_p(G_mu) itself; a bracket, the unsuffixed value is the "
                   "privacy-safe end).\n\n" + mechanism_help(NAMES),
                   ["dp-derive subsample gaussian --mu 1 --p 0.01 --alpha 0.05",
@@ -43,7 +44,7 @@ def register(sub):
                    help="poisson (default): each record independently with probability p; uniform: a fixed-size "
                         "subset of p n records")
     p.add_argument("--k", type=number("count", "k"), default=None, action=Once,
-                   help="compose the subsampled mechanism k times (gaussian)")
+                   help="compose the subsampled mechanism k times (gaussian, laplace)")
     q = p.add_mutually_exclusive_group(required=True)
     q.add_argument("--alpha", type=number("alpha"), action=Once, help="C_p(f)(alpha) and the power")
     q.add_argument("--at-eps", type=number("at_eps", "eps"), action=Once, help="delta(eps)")
@@ -61,9 +62,9 @@ def cmd_subsample(args):
     records = Records(args, mechanism)
     k = int(args.k) if args.k is not None else None
     if k is not None and k > 1:
-        if args.mechanism != "gaussian":
+        if args.mechanism not in ("gaussian", "laplace"):
             raise UsageError(f"k={args.k}: composing a subsampled {args.mechanism} is not available (the engine has "
-                             "the Poisson-subsampled Gaussian pair only); give --k with gaussian, or no --k")
+                             "the subsampled Gaussian and Laplace pairs); give --k with gaussian or laplace, or no --k")
     digits = args.digits
 
     def compute():
@@ -99,11 +100,12 @@ def _composed(args, values, k, shown, t0):
 
     from numeric import pld, pld_mechanisms as M
     from numeric.precision import format_number
-    mu = Fraction(values["mu"])
-    if mu == 0:
-        raise UsageError("mu=0: the subsampled Gaussian with mu = 0 is Id (perfect privacy); no composition needed")
-    step = M.subsampled_gaussian if args.sampling == "poisson" else M.uniform_subsampled_gaussian
-    comp = pld.compose([(step(str(args.p), str(1 / mu)), k)])
+    name = args.mechanism
+    theta = values[M.SUBSAMPLED[name]]
+    if Fraction(theta) == 0:
+        raise UsageError(f"{M.SUBSAMPLED[name]}=0: the subsampled {name} with parameter 0 is Id (perfect "
+                         "privacy); no composition needed")
+    comp = pld.compose([(M.subsampled_step(name, theta, args.p, args.sampling), k)])
     digits = min(args.digits, 15)
     fmt = (lambda v: format_number(v, digits))
     if args.alpha is not None:
@@ -125,5 +127,5 @@ def _composed(args, values, k, shown, t0):
                     "seconds": round(time.perf_counter() - t0, 3)})
     if r.reason:
         payload["reason"] = r.reason
-    return payload, [f"{k} x {args.sampling}-subsampled gaussian(mu={values['mu']}), p = {args.p}: {line}"
+    return payload, [f"{k} x {args.sampling}-subsampled {name}({M.SUBSAMPLED[name]}={theta}), p = {args.p}: {line}"
                      + ("  (certified)" if r.certified else f"  (not certified: {r.reason})")]
