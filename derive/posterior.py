@@ -26,13 +26,21 @@ prior = sp.Symbol("pi", positive=True)
 prior_c = sp.Symbol("bar_pi", positive=True)
 
 
+def posterior_of(pw: sp.Expr) -> sp.Expr:
+    """p_post(alpha) for a test of power ``pw`` at level alpha, in terms of ``prior`` and ``prior_c``."""
+    return prior * pw / (prior_c * alpha + prior * pw)
+
+
+def one_minus_posterior_of(pw: sp.Expr) -> sp.Expr:
+    """1 - p_post(alpha) for a test of power ``pw``, without subtraction."""
+    return prior_c * alpha / (prior_c * alpha + prior * pw)
+
+
 def posterior(record: TradeOff) -> sp.Expr:
     """p_post(alpha) in terms of ``prior`` and ``prior_c`` (= 1 - prior)."""
-    pw = record.power
-    return prior * pw / (prior_c * alpha + prior * pw)
+    return posterior_of(record.power)
 
 
 def one_minus_posterior(record: TradeOff) -> sp.Expr:
     """1 - p_post(alpha), without subtraction."""
-    pw = record.power
-    return prior_c * alpha / (prior_c * alpha + prior * pw)
+    return one_minus_posterior_of(record.power)

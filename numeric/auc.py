@@ -33,20 +33,27 @@ def auc(record: TradeOff, digits: int = 15):
     return evaluate_env(record.bind(expr), bound_env(record), digits)
 
 
+def quadrature_nodes(record: TradeOff, lo=0, hi=1) -> list:
+    """lo, the record's breakpoints inside (lo, hi), and hi, sorted, at the working precision (the
+    pieces between them are smooth, as tanh-sinh quadrature wants)."""
+    lo, hi = mpmath.mpf(lo), mpmath.mpf(hi)
+    nodes = {lo, hi}
+    for b in breakpoints(record):
+        v = to_mpf(compile_mp(b)(dict(bound_env(record))))
+        if lo < v < hi:
+            nodes.add(v)
+    return sorted(nodes)
+
+
 def auc_quadrature(record: TradeOff, digits: int = 15):
     """1 - integral of f by tanh-sinh quadrature between breakpoints."""
     fn = compile_mp(record.f)
     env = bound_env(record)
-    cuts = [b for b in breakpoints(record)]
 
     def f_at(a):
         env[ALPHA] = a
         return to_mpf(fn(env))
 
     def compute():
-        nodes = [mpmath.mpf(0)]
-        for b in cuts:
-            nodes.append(to_mpf(compile_mp(b)(dict(bound_env(record)))))
-        nodes = sorted(set(nodes + [mpmath.mpf(1)]))
-        return 1 - mpmath.quad(f_at, nodes)
+        return 1 - mpmath.quad(f_at, quadrature_nodes(record))
     return verified_mpf(compute, digits)

@@ -93,6 +93,21 @@ def tradeoff_curve(record: TradeOff, alphas, digits: int = 15, label: str | None
     return Curve(label or str(record), tuple(alphas), tuple(betas), tuple(powers), digits)
 
 
+def subsampled_curve(record: TradeOff, p, alphas, digits: int = 15) -> Curve:
+    """C_p(f) of a bound symmetric record on the grid (numeric.subsampling, verified digits)."""
+    from .precision import verified
+    from .subsampling import Subsampled, _exact_or
+    from .compose_exact import _mp
+    from derive.domains import parse_in
+    s = Subsampled(record, p)
+    betas, powers = [], []
+    for a in alphas:
+        x = parse_in("alpha", a, "alpha")
+        betas.append(mpmath.mpf(mpf_of(verified(lambda: _exact_or(s.tradeoff(_mp(x))[0]), digits))))
+        powers.append(mpmath.mpf(mpf_of(verified(lambda: _exact_or(s.tradeoff(_mp(x))[1]), digits))))
+    return Curve(f"C_p({record}), p = {p}", tuple(alphas), tuple(betas), tuple(powers), digits)
+
+
 def thinned(grid, n: int) -> list:
     """About n points of ``grid``, evenly spaced in index, both ends kept."""
     step = max((len(grid) - 1) // max(n - 1, 1), 1)

@@ -45,7 +45,7 @@ from .display import ResultDisplay
 from .bridge import Exact, compile_mp
 from .compose_exact import _mp, _solve_decreasing
 from .inputs import bound_env
-from .precision import check_digits, verified
+from .precision import check_digits, verified, verified_mpf
 
 SAMPLINGS = ("poisson", "uniform")
 
@@ -93,7 +93,15 @@ class Subsampled:
     # -- C_p(f)
     def fixed_point(self):
         """x* = f(x*), by the canonical-noise module's geometric-then-arithmetic bisection (one
-        source); 1/2 when f = Id (p f + (1 - p) Id is then Id as well)."""
+        source); 1/2 when f = Id (p f + (1 - p) Id is then Id as well).  Cached per working
+        precision (a curve asks at every point)."""
+        cache = self.__dict__.setdefault("_fixed", {})
+        key = mpmath.mp.prec
+        if key not in cache:
+            cache[key] = self._fixed_point()
+        return cache[key]
+
+    def _fixed_point(self):
         from .cnd import _F
         half = mpmath.mpf(1) / 2
         if self.f(half) >= half:
@@ -137,6 +145,41 @@ class Subsampled:
         if z > 0:
             add = p * mpmath.exp(e) * z * self.delta_f(-mpmath.log(z))
         return max(remove, add)
+
+    def auc(self):
+        """1 - int_0^1 C_p(f), from the base f on [0, x*] only.
+
+        Derived here: C = C_p(f) is symmetric (C^{-1} = C) with fixed point c = (x* + f_p(x*))/2 (the
+        middle of the slope -1 segment), so the region under C is symmetric about the diagonal and
+        int_0^1 C = 2 int_0^c C - c^2.  On [0, x*] C = f_p = p f + (1 - p) Id, on [x*, c] the segment
+        x* + f_p(x*) - x; integrating gives
+            int_0^1 C = 2 int_0^{x*} f_p - x* f_p(x*) + (f_p(x*) - x*)(x* + f_p(x*))/2,
+            int_0^{x*} f_p = p int_0^{x*} f + (1 - p)(x* - x*^2/2),
+        with int_0^{x*} f by tanh-sinh quadrature between the record's breakpoints.  The area is at
+        most 1/2, so 1 - area does not cancel."""
+        from .auc import quadrature_nodes
+        p = _mp(self.p_exact)
+        q = 1 - p
+        xs = self.fixed_point()
+        fpx = p * self.f(xs) + q * (1 - xs)
+        int_f = mpmath.quad(self.f, quadrature_nodes(self.record, 0, xs)) if xs > 0 else mpmath.mpf(0)
+        int_fp = p * int_f + q * (xs - xs * xs / 2)
+        return 1 - (2 * int_fp - xs * fpx + (fpx - xs) * (xs + fpx) / 2)
+
+    def classification(self):
+        """f(0), rho and the failure class of C_p(f) from the base record's (numeric.risk.classify):
+        C_p(f) = f_p on [0, x*], so C(0) = p f(0) + 1 - p and (1 - C(alpha))/alpha =
+        p (1 - f(alpha))/alpha + 1 - p, whose limit is rho_C = p rho_f + 1 - p (inf when rho_f is)."""
+        from derive import risk as R
+
+        from .risk import Classification, classify
+        base = classify(self.record)
+        p = self.p_exact
+        f0 = p * base.f0.value + 1 - p
+        rho = sp.oo if base.rho.value is sp.oo else p * base.rho.value + 1 - p
+        how = "C_p(f) = f_p near 0: p (value of f) + 1 - p, "
+        return Classification(f0=R.Limit(f0, how + base.f0.method), rho=R.Limit(rho, how + base.rho.method),
+                              failure=R.failure_class(R.is_below_one(f0), rho))
 
     def eps(self, d):
         """inf{eps >= 0 : delta(eps) <= d}; inf when none (delta(eps) > d for all eps)."""
@@ -189,4 +232,80 @@ def eps(record: TradeOff, p, delta_, digits: int = 15) -> SubsampledValue:
     return SubsampledValue(verified(lambda: _exact_or(s.eps(_mp(d))), digits))
 
 
-__all__ = ["Subsampled", "subsampled", "tradeoff", "delta", "eps", "SAMPLINGS", "sp"]
+def auc(record: TradeOff, p, digits: int = 15):
+    """AUC = 1 - int C_p(f) to ``digits`` verified digits (``Subsampled.auc``)."""
+    check_digits(digits)
+    s = Subsampled(record, p)
+    return verified_mpf(s.auc, digits)
+
+
+_PW = sp.Symbol("power_of_the_test", positive=True)
+
+
+def _posterior_at(s: "Subsampled", env: dict, a, digits: int):
+    """(p_post, 1 - p_post) of C_p(f) at the level a (> 0), from its power (one compiled source:
+    derive.posterior.posterior_of)."""
+    from derive.posterior import one_minus_posterior_of, posterior_of
+    up, down = compile_mp(posterior_of(_PW)), compile_mp(one_minus_posterior_of(_PW))
+
+    def at(fn):
+        def compute():
+            return fn({**env, ALPHA: _mp(a), _PW: s.tradeoff(_mp(a))[1]})
+        return verified(compute, digits)
+    return at(up), at(down)
+
+
+def posterior(record: TradeOff, p, prior_value, alpha, digits: int = 15):
+    """p_post(alpha) and 1 - p_post(alpha) of C_p(f) (seed 000 DF-Def6 with the power of C_p(f));
+    alpha = 0 is the limit alpha -> 0+ (numeric.risk.posterior's reading)."""
+    from .inputs import alpha_exact
+    from .risk import PosteriorResult, _record_env, _sup
+    check_digits(digits)
+    a = alpha_exact(alpha)
+    s = Subsampled(record, p)
+    env = _record_env(s.record, prior_value, a)
+    if a.p == 0:
+        up, down, _ = _sup(s.classification(), env, digits)
+        return PosteriorResult(posterior=up, one_minus_posterior=down, digits=digits, at_zero="limit alpha -> 0+")
+    up, down = _posterior_at(s, env, sp.Rational(a.p, a.q), digits)
+    return PosteriorResult(posterior=up, one_minus_posterior=down, digits=digits)
+
+
+def risk(record: TradeOff, p, alpha0=None, prior_value=None, digits: int = 15):
+    """The disclosure-risk report of seed 000 (numeric.risk.RiskResult) for C_p(f)."""
+    from derive import risk as R
+
+    from .bridge import exact_of
+    from .precision import evaluate_env
+    from .risk import DEFAULT_ALPHA0, DEFAULT_PRIOR, RiskResult, _record_env, _sup
+    check_digits(digits)
+    a0 = parse_in("alpha0", DEFAULT_ALPHA0 if alpha0 is None else alpha0)
+    s = Subsampled(record, p)
+    cls = s.classification()
+    env = _record_env(s.record, DEFAULT_PRIOR if prior_value is None else prior_value, exact_of(a0))
+    up, down, attained = _sup(cls, env, digits)
+    power = verified(lambda: _exact_or(s.tradeoff(_mp(a0))[1]), digits)
+    rho_a0 = verified(lambda: s.tradeoff(_mp(a0))[1] / _mp(a0), digits)
+    post, post_c = _posterior_at(s, env, a0, digits)
+    return RiskResult(
+        f0=evaluate_env(cls.f0.value, env, digits), f0_expr=cls.f0.value, f0_method=cls.f0.method,
+        failure=cls.failure,
+        rho=evaluate_env(cls.rho.value, env, digits), rho_expr=cls.rho.value, rho_method=cls.rho.method,
+        rho_alpha0=rho_a0, power_alpha0=power, posterior_alpha0=post, one_minus_posterior_alpha0=post_c,
+        posterior_sup=up, one_minus_posterior_sup=down, posterior_sup_attained=attained, digits=digits)
+
+
+def risk_latex(record: TradeOff, p):
+    """LaTeX of f(0), rho and sup p_post of C_p(f) (numeric.risk.RiskLatex)."""
+    from derive import risk as R
+    from derive.posterior import prior_c
+
+    from .risk import RiskLatex
+    cls = Subsampled(record, p).classification()
+    sup = sp.Integer(1) if cls.failure != R.NONE else R.posterior_sup(cls.rho.value)[0]
+    return RiskLatex(f0=sp.latex(cls.f0.value), rho=sp.latex(cls.rho.value),
+                     posterior_sup=sp.latex(sup, symbol_names={prior_c: r"\bar{\pi}"}))
+
+
+__all__ = ["Subsampled", "subsampled", "tradeoff", "delta", "eps", "auc", "risk", "risk_latex", "posterior",
+           "SAMPLINGS", "sp"]

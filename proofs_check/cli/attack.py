@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from derive.mechanisms.table import ATTACK, NAMES, with_capability
 
-from .common import (UsageError, add_mechanism, add_points, combinations, mechanism_help, number, output_parent,
+from .common import (UsageError, add_mechanism, add_points, add_sampling_rate, combinations, mechanism_help, number, output_parent,
                      run_one, run_points, setup, subparser)
 
 ATTACK_MECHANISMS = with_capability(ATTACK)
@@ -54,6 +54,7 @@ def register(sub):
                   ["dp-derive auc gaussian --mu 1 --digits 30", "dp-derive auc laplace --eps 0.5,1,2 --format csv"],
                   parents=[out])
     add_mechanism(a)
+    add_sampling_rate(a)
     a.set_defaults(func=cmd_auc)
 
 
@@ -134,9 +135,13 @@ def cmd_auc(args):
 
     def compute(c):
         record = records.get(c)
-        payload = {"mechanism": mechanism.name, "params": records.shown(c), "digits": digits,
-                   "auc": mp.format_number(auc(record, digits), digits)}
-        return payload, [f"{record}: AUC = {payload['auc']}"]
+        payload = {"mechanism": mechanism.name, "params": records.shown(c), "digits": digits}
+        if args.p is None:
+            payload["auc"] = mp.format_number(auc(record, digits), digits)
+            return payload, [f"{record}: AUC = {payload['auc']}"]
+        from numeric import subsampling
+        payload.update({"p": args.p, "auc": mp.format_number(subsampling.auc(record, args.p, digits), digits)})
+        return payload, [f"{record}, subsampled at p = {args.p} (C_p(f)): AUC = {payload['auc']}"]
     return run_points(args, combinations(args, mechanism.param_names, given), compute)
 
 

@@ -247,6 +247,13 @@ def mechanism_options(args, mechanism: Mechanism) -> dict:
     return {o.name: getattr(args, o.name, None) or o.default for o in mechanism.options}
 
 
+def add_sampling_rate(parser):
+    """``--p P``: read the mechanism subsampled at rate p, i.e. C_p(f) (numeric.subsampling)."""
+    parser.add_argument("--p", type=number("sampling_rate", "p"), default=None, action=Once,
+                        help="subsampling rate p in (0, 1]: answer for C_p(f) = min{f_p, f_p^-1}** (Dong-Roth-Su "
+                             "Thm 4.2), the mechanism run on a subsample (uniform or Poisson)")
+
+
 def setup(args, extra_allowed=()):
     """(mechanism row, Records, {flag: values}, leftover) of a command that takes MECH PARAMS."""
     mechanism = lookup(args.mechanism)

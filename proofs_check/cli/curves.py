@@ -3,7 +3,8 @@ profile and its formulas (issue #2 interface; batch points and ``--path`` from i
 
 from __future__ import annotations
 
-from .common import (MECHANISM_FLAGS, Records, UsageError, add_mechanism, add_points, combinations, emit_one,
+from .common import (MECHANISM_FLAGS, Records, UsageError, add_mechanism, add_points, add_sampling_rate,
+                     combinations, emit_one,
                      lookup, mechanism_help, mechanism_options, mechanism_params, output_parent, run_points, setup,
                      subparser)
 
@@ -24,6 +25,7 @@ def register(sub):
     add_points(t, "alpha", "alpha", "level alpha of the test, in [0, 1]", required=True)
     t.add_argument("--path", choices=PATHS, default="mp",
                    help="mp: verified digits (default); fp: float64, vectorised (digits ignored)")
+    add_sampling_rate(t)
     t.set_defaults(func=cmd_tradeoff)
 
     p = subparser(sub, "profile", "privacy profile: delta at an eps, or eps at a delta",
@@ -41,6 +43,7 @@ def register(sub):
     add_points(p, "at_delta", "at_delta", "evaluate eps(delta) at this delta in [0, 1)", name="delta")
     p.add_argument("--path", choices=PATHS, default="mp",
                    help="mp: verified digits (default); fp: float64 (digits ignored)")
+    add_sampling_rate(p)
     p.set_defaults(func=cmd_profile)
 
     la = subparser(sub, "latex", "LaTeX of the trade-off function, its power or its profile",
@@ -62,6 +65,7 @@ def register(sub):
 def cmd_tradeoff(args):
     mechanism, records, given, _ = setup(args)
     combos = combinations(args, mechanism.param_names + ("alpha",), given)
+    _no_fp_with_p(args)
     if args.path == "fp":
         return run_points(args, combos, _fp_rows(records, mechanism, combos, "alpha"))
     from numeric import mp
@@ -69,12 +73,39 @@ def cmd_tradeoff(args):
 
     def compute(c):
         record = records.get(c)
-        beta, power = mp.tradeoff(record, c["alpha"], digits), mp.power(record, c["alpha"], digits)
-        payload = {"mechanism": mechanism.name, "params": records.shown(c), "alpha": c["alpha"],
+        if args.p is None:
+            beta, power = mp.tradeoff(record, c["alpha"], digits), mp.power(record, c["alpha"], digits)
+            shown, head = {}, f"{record}"
+        else:
+            from numeric import subsampling
+            r = subsampling.tradeoff(record, args.p, c["alpha"], digits)
+            beta, power = r.value, r.complement
+            shown, head = {"p": args.p}, f"{record}, subsampled at p = {args.p} (C_p(f))"
+        payload = {"mechanism": mechanism.name, "params": records.shown(c), **shown, "alpha": c["alpha"],
                    "digits": digits, "beta": fmt(beta, digits), "power": fmt(power, digits)}
-        return payload, [f"{record}  alpha = {c['alpha']}", f"beta  = f(alpha)     = {payload['beta']}",
+        return payload, [f"{head}  alpha = {c['alpha']}", f"beta  = f(alpha)     = {payload['beta']}",
                          f"power = 1 - f(alpha) = {payload['power']}"]
     return run_points(args, combos, compute)
+
+
+def _no_fp_with_p(args):
+    if args.p is not None and args.path == "fp":
+        raise UsageError(f"p={args.p}: C_p(f) is evaluated on the mp path only (drop --path fp)")
+
+
+def _subsampled_profile(record, mechanism, records, c, axis, p, digits):
+    """delta(eps) or eps(delta) of C_p(f) (numeric.subsampling: the larger of the two directions)."""
+    from numeric import subsampling
+    from numeric.precision import format_number as fmt
+    method = "C_p(f): the larger of the remove and add profiles, from the base record's profile"
+    base = {"mechanism": mechanism.name, "params": records.shown(c), "p": p}
+    if axis == "at_eps":
+        payload = {**base, "eps": c["at_eps"], "delta": fmt(subsampling.delta(record, p, c["at_eps"], digits).value,
+                                                             digits), "digits": digits, "method": method}
+    else:
+        payload = {**base, "eps": fmt(subsampling.eps(record, p, c["at_delta"], digits).value, digits),
+                   "delta": c["at_delta"], "digits": digits, "method": method}
+    return payload, [f"{record}, subsampled at p = {p}: eps = {payload['eps']}, delta = {payload['delta']} ({method})"]
 
 
 def _fp_rows(records, mechanism, combos, axis):
@@ -127,6 +158,7 @@ def cmd_profile(args):
     for v in at[axis]:                       # the leftover --eps/--delta were not checked by a type=
         parse_in(axis, v, axis[3:])
     combos = combinations(args, mechanism.param_names + (axis,), {**given, axis: at[axis]})
+    _no_fp_with_p(args)
     if args.path == "fp":
         return run_points(args, combos, _fp_rows(records, mechanism, combos, axis))
     from numeric import mp
@@ -134,6 +166,8 @@ def cmd_profile(args):
 
     def compute(c):
         record = records.get(c)
+        if args.p is not None:
+            return _subsampled_profile(record, mechanism, records, c, axis, args.p, digits)
         negative = axis == "at_eps" and c["at_eps"].startswith("-") and float(c["at_eps"]) < 0
         method = (("privacy-loss sum (numeric.discrete_gaussian)" if record.name == "discrete-gaussian"
                    else "closed form") if record.profile is not None and not negative

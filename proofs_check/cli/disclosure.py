@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .common import (add_mechanism, add_points, combinations, mechanism_help, number, output_parent, run_one,
+from .common import (add_mechanism, add_points, add_sampling_rate, combinations, mechanism_help, number, output_parent, run_one,
                      run_points, setup, subparser)
 
 #: seed 000's defaults (numeric.risk.DEFAULT_ALPHA0 / DEFAULT_PRIOR hold the same values; a test keeps them equal)
@@ -32,6 +32,7 @@ def register(sub):
                    help=f"reference level alpha0 in (0, 1] (default {DEFAULT_ALPHA0})")
     r.add_argument("--prior", type=number("prior"), default=DEFAULT_PRIOR,
                    help=f"prior probability of membership in (0, 1) (default {DEFAULT_PRIOR})")
+    add_sampling_rate(r)
     r.set_defaults(func=cmd_risk)
 
     p = subparser(sub, "posterior", "posterior of membership after a positive test at level alpha",
@@ -44,6 +45,7 @@ def register(sub):
     add_mechanism(p)
     p.add_argument("--prior", type=number("prior"), required=True, help="prior probability of membership, in (0, 1)")
     add_points(p, "alpha", "alpha", "level alpha of the test, in [0, 1]", required=True)
+    add_sampling_rate(p)
     p.set_defaults(func=cmd_posterior)
 
     s = subparser(sub, "semantics", "bounds on posterior, ratio and difference from (eps, delta)-DP",
@@ -76,15 +78,21 @@ def cmd_risk(args):
 
     def compute(c):
         record = records.get(c)
-        out = risk.risk(record, args.alpha0, args.prior, digits)
-        payload = {"mechanism": mechanism.name, "params": records.shown(c), "alpha0": args.alpha0,
+        if args.p is None:
+            out, tex, shown = risk.risk(record, args.alpha0, args.prior, digits), risk.latex(record), {}
+        else:
+            from numeric import subsampling
+            out = subsampling.risk(record, args.p, args.alpha0, args.prior, digits)
+            tex, shown = subsampling.risk_latex(record, args.p), {"p": args.p}
+        payload = {"mechanism": mechanism.name, "params": records.shown(c), **shown, "alpha0": args.alpha0,
                    "prior": args.prior, "digits": digits, "failure": out.failure,
                    **_fmt_all(out, RISK_FIELDS, digits), "posterior_sup_attained": out.posterior_sup_attained,
                    "f0_exact": str(out.f0_expr), "rho_exact": str(out.rho_expr).replace("oo", "inf"),
-                   "f0_method": out.f0_method, "rho_method": out.rho_method, "latex": risk.latex(record).as_dict()}
+                   "f0_method": out.f0_method, "rho_method": out.rho_method, "latex": tex.as_dict()}
         p = payload
+        head = f"{record}" + (f", subsampled at p = {args.p} (C_p(f))" if args.p is not None else "")
         return payload, [
-            f"{record}  alpha0 = {p['alpha0']}, prior = {p['prior']}",
+            f"{head}  alpha0 = {p['alpha0']}, prior = {p['prior']}",
             f"f(0)             = {p['f0']}  ({p['f0_exact']})",
             f"failure          = {p['failure']}",
             f"rho              = {p['rho']}  ({p['rho_exact']})",
@@ -103,8 +111,12 @@ def cmd_posterior(args):
 
     def compute(c):
         record = records.get(c)
-        out = risk.posterior(record, args.prior, c["alpha"], digits)
-        payload = {"mechanism": mechanism.name, "params": records.shown(c), "prior": args.prior,
+        if args.p is None:
+            out, shown = risk.posterior(record, args.prior, c["alpha"], digits), {}
+        else:
+            from numeric import subsampling
+            out, shown = subsampling.posterior(record, args.p, args.prior, c["alpha"], digits), {"p": args.p}
+        payload = {"mechanism": mechanism.name, "params": records.shown(c), **shown, "prior": args.prior,
                    "alpha": c["alpha"], "digits": digits, **_fmt_all(out, ("posterior", "one_minus_posterior"), digits)}
         if out.at_zero is not None:
             payload["note"] = "alpha = 0: the limit alpha -> 0+"

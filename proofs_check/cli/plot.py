@@ -80,6 +80,8 @@ def register(sub):
                         "laplace:eps=1 or uniform-sampling:mu=1,n=5")
     p.add_argument("--bound-delta", dest="bound_delta", default=None, action=Once, metavar="D",
                    help="also draw f_{eps, delta} with eps = eps(D) of each mechanism (its (eps, delta) reading)")
+    p.add_argument("--p", type=number("sampling_rate", "p"), default=None, action=Once,
+                   help="KIND tradeoff: also draw C_p(f) of each mechanism, subsampled at rate p in (0, 1]")
     p.add_argument("--k", type=number("count", "k"), default=None, action=Once, help="compositions (KIND composition)")
     p.add_argument("--prior", default="0.01,0.1,0.5", action=Once, metavar="P",
                    help="priors of membership, a comma list (KIND posterior; default 0.01,0.1,0.5)")
@@ -218,6 +220,8 @@ def cmd_plot(args):
     if varied is not None:
         given.pop(varied, None)
     combos = combinations(args, mechanism.param_names, given)
+    if args.p is not None and args.kind != "tradeoff":
+        raise UsageError(f"p={args.p}: --p (C_p(f)) is for KIND tradeoff")
     if args.kind in SERIES_AXES:
         return _series_plot(args, mechanism, records, given, combos, out, data)
     if args.kind == "composition":
@@ -248,6 +252,8 @@ def cmd_plot(args):
             if note:
                 notes.append(note)
             curves.append(CV.tradeoff_curve(rec, grid, args.digits))
+            if args.p is not None:
+                curves.append(CV.subsampled_curve(rec, args.p, grid, args.digits))
             if args.bound_delta is not None:
                 curves.append(_bound_curve(rec, args.bound_delta, grid, args.digits))
         title = f"trade-off curves: {', '.join([str(records.get(c)) for c in combos] + [str(r) for r in extra])}"
