@@ -303,9 +303,29 @@ def _knots(model, h: Fraction, lam: float, tol: float = 1e-13) -> np.ndarray:
     return np.array(sorted(ks), dtype=np.int64)
 
 
-def _tails_at(model, h: Fraction, knots):
-    SP, SQ, QA = [], [], []
-    for k in knots.tolist():
+def _knot_balls(h: Fraction, knots):
+    """The knots' loss values l_i = h k_i as exact balls (one fmpq each, no Fraction arithmetic)."""
+    from flint import arb, fmpq
+    hn, hd = h.numerator, h.denominator
+    return [arb(fmpq(hn * k, hd)) for k in knots.tolist()]
+
+
+def _tails_at(model, h: Fraction, knots, balls):
+    """(S_P, S_Q, Q-atom) at every knot.  A model without atoms that offers ``tails_arb(la, k)`` (the
+    ball of l = h k and the sign of k) is asked with the ball directly; the others get the exact
+    Fraction l = h k (they compare it with their atoms exactly)."""
+    from flint import arb
+    SP, SQ = [], []
+    ks = knots.tolist()
+    fast = getattr(model, "tails_arb", None) if not model.atoms else None
+    if fast is not None:
+        for k, la in zip(ks, balls):
+            sp, sq = fast(la, k)
+            SP.append(sp)
+            SQ.append(sq)
+        return SP, SQ, [arb(0)] * len(ks)
+    QA = []
+    for k in ks:
         l = h * k
         sp, sq = model.tails(l)
         SP.append(sp)
@@ -314,11 +334,11 @@ def _tails_at(model, h: Fraction, knots):
     return SP, SQ, QA
 
 
-def _upper_ctd(model, h, knots, SP, SQ) -> StepMeasure:
+def _upper_ctd(model, h, knots, SP, SQ, balls) -> StepMeasure:
     from flint import arb
     n = len(knots)
     mass = [arb(0)] * n
-    em = [(-M.arb_of(h * int(k))).exp() for k in knots]
+    em = [(-la).exp() for la in balls]
     total_fin = 1 - model.p_inf()
     mass[0] = total_fin - SP[0]                       # mass at or below l_0, moved up to l_0
     for i in range(n - 1):
@@ -352,11 +372,11 @@ def _round_measure(model, h, knots, SP, kind) -> StepMeasure:
     return StepMeasure(np.asarray(knots), out, max(_down(model.p_inf()), 0.0), "lower", "round")
 
 
-def _lower_hull(model, h, knots, SP, SQ, QA) -> StepMeasure:
+def _lower_hull(model, h, knots, SP, SQ, QA, balls) -> StepMeasure:
     """Second-order lower measure (module docstring); falls back to rounding down."""
     from flint import arb
     n = len(knots)
-    s = [M.arb_of(h * int(k)).exp() for k in knots]
+    s = [la.exp() for la in balls]
     D = [SP[i] - s[i] * SQ[i] for i in range(n)]
     g = []
     for i in range(n - 1):
@@ -470,11 +490,12 @@ def discretise(model, h: Fraction, lam: float = 0.0, scheme: str = "interpolate"
     from flint import ctx
     knots = _knots(model, h, lam, tol)
     with ctx.workprec(M.PREC):
-        SP, SQ, QA = _tails_at(model, h, knots)
+        balls = _knot_balls(h, knots)
+        SP, SQ, QA = _tails_at(model, h, knots, balls)
         if scheme == "round":
             return (_round_measure(model, h, knots, SP, "upper"),
                     _round_measure(model, h, knots, SP, "lower"))
-        return _upper_ctd(model, h, knots, SP, SQ), _lower_hull(model, h, knots, SP, SQ, QA)
+        return _upper_ctd(model, h, knots, SP, SQ, balls), _lower_hull(model, h, knots, SP, SQ, QA, balls)
 
 
 # ----------------------------------------------------------------------------------------------

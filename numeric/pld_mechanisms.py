@@ -105,9 +105,10 @@ def arb_of(fr: Fraction):
     return _F.arb(_F.fmpq(fr.numerator, fr.denominator))
 
 
-def _phibar(z):
-    """Upper normal tail as an Arb ball, relative-accurate in both tails."""
-    return (z * _F.arb(2).rsqrt()).erfc() / 2
+def _phibar(z, rsqrt2=None):
+    """Upper normal tail as an Arb ball, relative-accurate in both tails (``rsqrt2``: a ball of
+    1/sqrt 2 made once by the caller, to save its evaluation in loops)."""
+    return (z * (_F.arb(2).rsqrt() if rsqrt2 is None else rsqrt2)).erfc() / 2
 
 
 def _phi(z):
@@ -366,22 +367,33 @@ class SubsampledGaussian(LossModel):
         else:
             self.lo, self.hi = -math.inf, -edge
 
+    def _consts(self):
+        """(q, sigma, sigma^2, 1/sqrt 2) as balls, made once (exact rationals rounded at the
+        precision of the first call; a ball stays a valid enclosure at any later precision)."""
+        c = self.__dict__.get("_c")
+        if c is None:
+            q, s = arb_of(self.q), arb_of(self.sigma)
+            c = self._c = (q, s, s * s, _F.arb(2).rsqrt())
+        return c
+
     def _x(self, la):
         """x(l) = s^2 log((expm1(l) + q)/q) + 1/2 as an Arb ball."""
-        q, s = arb_of(self.q), arb_of(self.sigma)
-        return s * s * ((la.expm1() + q) / q).log() + _F.arb(1) / 2
+        q, _, s2, _ = self._consts()
+        return s2 * ((la.expm1() + q) / q).log() + _F.arb(1) / 2
 
     def tails(self, l: Fraction):
-        la = arb_of(l)
+        return self.tails_arb(arb_of(l), l)
+
+    def tails_arb(self, la, l=None):
+        """(S_P, S_Q) at the loss ball la (the engine's fast path; ``l`` only names the knot)."""
         # decide the support edge rigorously: remove needs expm1(l) + q > 0, add needs expm1(-l) + q > 0
-        q = arb_of(self.q)
+        q, s, _, r2 = self._consts()
         if self.direction == "remove":
             v = la.expm1() + q
             if v > 0:
                 x = self._x(la)
-                s = arb_of(self.sigma)
-                sq = _phibar(x / s)
-                return (1 - q) * sq + q * _phibar((x - 1) / s), sq
+                sq = _phibar(x / s, r2)
+                return (1 - q) * sq + q * _phibar((x - 1) / s, r2), sq
             if v < 0 or v == 0:
                 from flint import arb
                 return arb(1), arb(1)
@@ -389,9 +401,8 @@ class SubsampledGaussian(LossModel):
             v = (-la).expm1() + q
             if v > 0:
                 x = self._x(-la)
-                s = arb_of(self.sigma)
-                sp = _phi(x / s)
-                return sp, (1 - q) * sp + q * _phi((x - 1) / s)
+                sp = _phibar(-x / s, r2)
+                return sp, (1 - q) * sp + q * _phibar((1 - x) / s, r2)
             if v < 0 or v == 0:
                 from flint import arb
                 return arb(0), arb(0)

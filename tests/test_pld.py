@@ -246,12 +246,9 @@ def test_mutation_no_gap_correction(monkeypatch):
     somewhere between knots it exceeds the exact hockey stick."""
     model = M.Gaussian("0.3")
     h = Fraction(1, 64)
-    orig = pld._lower_hull
-    from flint import arb
 
-    def nogap(model, h, knots, SP, SQ, QA):
-        return orig(model, h, knots, SP, [x * 0 + y for x, y in zip(SQ, SQ)], [arb(0)] * len(QA)) \
-            if False else _hull_without_gap(model, h, knots, SP, SQ)
+    def nogap(model, h, knots, SP, SQ, QA, balls):
+        return _hull_without_gap(model, h, knots, SP, SQ, balls)
     monkeypatch.setattr(pld, "_lower_hull", nogap)
     up, lo = pld.discretise(model, h, 0.0)
     worst = -1.0
@@ -264,9 +261,9 @@ def test_mutation_no_gap_correction(monkeypatch):
     assert worst > 0
 
 
-def _hull_without_gap(model, h, knots, SP, SQ):
+def _hull_without_gap(model, h, knots, SP, SQ, balls):
     """Connect-the-dots labelled as lower (the mutation)."""
-    m = pld._upper_ctd(model, h, knots, SP, SQ)
+    m = pld._upper_ctd(model, h, knots, SP, SQ, balls)
     m.kind = "lower"
     return m
 
