@@ -292,3 +292,35 @@ def test_plot_edges_answer_in_one_line(tmp_path):
     # the discrete Gaussian at sigma2 = 1e-4: its loss is constant up to e^-5000, the CLT says so
     assert_usage_error(run(["clt", "discrete-gaussian", "--sigma2", "0.0001", "--k", "2", "--alpha", "0.1"]),
                        "deterministic")
+
+
+def test_semantics_of_pure_queries_by_composition_method(tmp_path):
+    """seed 002 Fig. 3 (catalog KZ-P3): the posterior bound after k pure eps0-DP queries.  At k = 1 every
+    method's guarantee is (eps0, 0)-DP or weaker; basic composition is pure, so its bound at prior 1/2 is
+    e^{k eps0}/(1 + e^{k eps0}) exactly when delta' plays no role (Theorem 3.9 with delta = 0 gives
+    eps' = eps): checked at k = 1 and k = 120 by hand.  Optimal composition is below basic from k = 10 on
+    (for k <= 5 its delta = 1e-5 costs more in Theorem 3.9 than its smaller eps gains: 0.502595 against
+    0.502500 at k = 1, a property of the reading, not an error)."""
+    out = tmp_path / "f3.png"
+    r = run(["plot", "semantics", "randomized-response", "--eps", "0.01", "--bound-delta", "1e-5",
+             "--delta-prime", "0.05", "--prior", "0.5", "--k", "120", "--out", str(out)])
+    assert r.rc == 0, r.err
+    rows = _rows(tmp_path / "f3.csv")
+    by = {}
+    for x in rows:
+        by.setdefault(x["series"], {})[int(float(x["x"]))] = mpmath.mpf(x["semantics"])
+    basic = by["basic composition, prior = 0.5"]
+    optimal = by["optimal composition, prior = 0.5"]
+    for k in (1, 120):
+        with mpmath.workdps(30):
+            ref = 1 / (1 + mpmath.exp(-mpmath.mpf(k) / 100))
+        assert abs(basic[k] - ref) < mpmath.mpf(10) ** -13
+    assert all(optimal[k] < basic[k] for k in basic if k >= 10) and optimal[1] > basic[1]
+    assert "posterior bound <= 0.8 up to k = 120" in r.out      # none crosses 80 % by k = 120
+    # basic: e^{k eps0}/(1 + e^{k eps0}) > 0.8 iff k eps0 > log 4 = 1.386..., so first at k = 139 (by hand)
+    r = run(["plot", "semantics", "randomized-response", "--eps", "0.01", "--bound-delta", "1e-5",
+             "--delta-prime", "0.05", "--prior", "0.5", "--k", "200", "--out", str(out)])
+    assert "basic composition, prior = 0.5: posterior bound > 0.8 first at k = 139" in r.out
+    for argv, needle in ((["--eps", "0.01"], "bound_delta"), (["--eps", "0.01", "--bound-delta", "1e-5", "--rho", "1"],
+                                                                 "rho")):
+        assert_usage_error(run(["plot", "semantics", "randomized-response", *argv, "--out", str(out)]), needle)

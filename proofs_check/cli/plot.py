@@ -48,7 +48,10 @@ def register(sub):
                   "highest F_beta score against the first parameter on --range, for --beta (seed 001 Fig. 3b).  "
                   "KIND semantics (MECH gaussian; --rho R, the zCDP rho of one release, or --mu with rho = mu^2/2): "
                   "after k = 1..--k releases, the upper bound on the posterior (for each --prior) and on the "
-                  "posterior-to-prior difference that hold with probability >= 1 - --delta-prime (seed 002 Fig. 5).  "
+                  "posterior-to-prior difference that hold with probability >= 1 - --delta-prime (seed 002 Fig. 5); "
+                  "(MECH randomized-response --eps E0 --bound-delta D): after k pure E0-DP queries composed by basic, "
+                  "advanced and optimal composition (at delta = D), the posterior upper bound of each (seed 002 "
+                  "Fig. 3).  "
                   "KIND auc (MECH laplace --eps or gaussian --mu): ROC curves of the two-sided test of seed 003 with "
                   "shift parameter/sqrt 2 (the reading under which its tables reproduce) and their AUC; without "
                   "the parameter, the AUC (the paper's risk) against it on --range (seed 003 Figs. 1, 2, 4).  "
@@ -131,9 +134,13 @@ def cmd_figures(args):
     from ..figures import PAPERS, figures
     if args.paper not in PAPERS:
         raise UsageError(f"paper={args.paper}: paper must be one of {', '.join(PAPERS)}")
-    parent = os.path.dirname(os.path.abspath(args.out)) or "."
-    if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
-        raise UsageError(f"out={args.out}: out must be a folder in a writable directory")
+    # like mkdir -p: the folder and missing parents are made; the nearest existing one must be a
+    # writable directory
+    existing = os.path.abspath(args.out)
+    while not os.path.exists(existing):
+        existing = os.path.dirname(existing)
+    if not os.path.isdir(existing) or not os.access(existing, os.W_OK):
+        raise UsageError(f"out={args.out}: out must be a folder (made if missing) under a writable directory")
     _pyplot()
     rows = figures(args.paper, args.out, _draw_in_process, args.image)
     drawn = sum(1 for r in rows if r["status"] == "drawn")
@@ -192,9 +199,17 @@ def cmd_plot(args):
     out, data = _paths(args)
     varied = None
     if args.kind == "semantics":
-        if args.mechanism != "gaussian":
-            raise UsageError(f"mechanism={args.mechanism}: KIND semantics takes gaussian (zCDP releases)")
-        if (args.rho is None) == (not getattr(args, "mu", None)):
+        if args.mechanism not in ("gaussian", "randomized-response"):
+            raise UsageError(f"mechanism={args.mechanism}: KIND semantics takes gaussian (zCDP releases) or "
+                             "randomized-response (pure eps-DP queries)")
+        if args.mechanism == "randomized-response":
+            if args.rho is not None:
+                raise UsageError("rho: --rho is for KIND semantics with gaussian")
+            if args.bound_delta is None:
+                raise UsageError("bound_delta: KIND semantics with randomized-response needs --bound-delta D, the "
+                                 "delta at which the composed (eps_k, delta) of advanced and optimal composition "
+                                 "is read")
+        elif (args.rho is None) == (not getattr(args, "mu", None)):
             raise UsageError("rho: KIND semantics needs exactly one of --rho R or --mu M")
         if args.rho is not None:
             setattr(args, "mu", [("1",)])
@@ -508,6 +523,8 @@ def _semantics_series(args, given, out, data, digits):
     from derive.domains import parse_in
     from numeric import curves as CV
     from numeric import semantics as NS
+    if args.mechanism == "randomized-response":
+        return _semantics_pure_series(args, given, out, data, digits)
     if args.rho is not None:
         rho = args.rho
         parse_in("rho_positive", rho, "rho")
@@ -517,9 +534,7 @@ def _semantics_series(args, given, out, data, digits):
             m = parse_in("mu", mu, "mu")
             rho = m * m / 2                        # exact (a SymPy Rational)
     parse_in("delta_prime_open", args.delta_prime, "delta_prime")
-    k_max = int(args.k or 60)
-    step = max(1, -(-k_max // 60))
-    ks = list(range(1, k_max + 1, step)) + ([k_max] if (k_max - 1) % step else [])
+    ks = _release_counts(int(args.k or 60))
     xs = [str(k) for k in ks]
     items = []
     diff = None
@@ -533,6 +548,62 @@ def _semantics_series(args, given, out, data, digits):
     title = (f"bounds after k zCDP releases, rho = {rho} each, probability >= 1 - {args.delta_prime} "
              "(Bun-Steinke conversion, best delta per k)")
     return _emit_series(items, "semantics", SERIES_AXES["semantics"][0], SERIES_AXES["semantics"][1], title, out, data)
+
+
+def _release_counts(k_max: int) -> list:
+    """k = 1..k_max, at most about 60 of them (both ends kept)."""
+    step = max(1, -(-k_max // 60))
+    return list(range(1, k_max + 1, step)) + ([k_max] if (k_max - 1) % step else [])
+
+
+def _semantics_pure_series(args, given, out, data, digits):
+    """KIND semantics with randomized-response (seed 002 Fig. 3, catalog KZ-P3): k pure eps0-DP queries
+    composed by basic (k eps0, 0), advanced and optimal composition (numeric.composition.compose_pure at
+    delta = --bound-delta), each read through Theorem 3.9 (numeric.semantics) as the posterior upper
+    bound that holds with probability >= 1 - delta', for each --prior; the first k where each bound
+    exceeds 0.8 is printed (the figure's question)."""
+    import mpmath
+
+    from derive.domains import parse_in
+    from numeric import composition as NC
+    from numeric import curves as CV
+    from numeric import semantics as NS
+    eps0 = given["eps"][0] if isinstance(given["eps"], tuple) else given["eps"]
+    parse_in("eps_positive", eps0, "eps")
+    delta = args.bound_delta
+    parse_in("delta_positive", delta, "bound_delta")
+    parse_in("delta_prime_open", args.delta_prime, "delta_prime")
+    ks = _release_counts(int(args.k or 100))
+    xs = tuple(str(k) for k in ks)
+    items, crossings = [], []
+    for pr in _split_list(args.prior, "prior", "prior"):
+        for method in ("basic", "advanced", "optimal"):
+            def bound(k, method=method, pr=pr):
+                r = NC.compose_pure(eps0, k, None if method == "basic" else delta, method, digits)
+                d = "0" if method == "basic" else delta
+                sem = NS.semantics(mpmath.nstr(r.eps, digits + 10), d, args.delta_prime, pr, digits)
+                return mpmath.mpf(sem.posterior_upper)
+            ys = [bound(k) for k in ks]
+            label = f"{method} composition, prior = {pr}"
+            items.append(CV.Series(label, xs, tuple(ys), digits))
+            i = next((i for i, y in enumerate(ys) if y > mpmath.mpf("0.8")), None)
+            if i is None:
+                crossings.append(f"{label}: posterior bound <= 0.8 up to k = {ks[-1]}")
+                continue
+            # the bound grows with k (each composed eps does), so the first k above 0.8 lies in
+            # (ks[i-1], ks[i]]: bisection over the integers
+            lo, hi = (ks[i - 1] if i > 0 else 0), ks[i]
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                lo, hi = (lo, mid) if bound(mid) > mpmath.mpf("0.8") else (mid, hi)
+            crossings.append(f"{label}: posterior bound > 0.8 first at k = {hi}")
+    title = (f"posterior upper bound after k pure {eps0}-DP queries, probability >= 1 - {args.delta_prime} "
+             f"(composed at delta = {delta}; Theorem 3.9)")
+    rc = _emit_series(items, "semantics", SERIES_AXES["semantics"][0], SERIES_AXES["semantics"][1], title, out,
+                      data)
+    for line in crossings:
+        print("note: " + line)
+    return rc
 
 
 def _auc_series(args, mechanism, given, combos, out, data, n, digits):
