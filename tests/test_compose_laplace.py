@@ -19,6 +19,7 @@ import sympy as sp
 import numeric.compose_exact as X
 from numeric import compose_laplace as CL
 from tests.laplace_irwin_hall import IrwinHallLaplace
+from tests.test_compose_exact import _delta1          # one Laplace step's hockey stick, from the densities
 
 TAILS = ("q_above", "q_below", "p_above", "p_below")
 
@@ -47,15 +48,6 @@ FRACTIONS = ["-0.97", "-0.5", "-0.13", "0", "0.05", "0.3", "0.71", "0.999"]
 @pytest.mark.parametrize("eps,k", [("0.7", 1), ("0.6", 2), ("0.3", 5), ("1", 7), ("0.1", 10), ("0.25", 12)])
 def test_spline_tails_equal_the_irwin_hall_route(eps, k):
     assert _compare(eps, k, FRACTIONS) == []
-
-
-def _delta1(eps, s):
-    """One Laplace(eps) step: delta(s) = P(L > s) - e^s Q(L > s), from the densities."""
-    if s >= eps:
-        return mpmath.mpf(0)
-    if s < -eps:
-        return -mpmath.expm1(s)
-    return 1 - mpmath.exp((s - eps) / 2) / 2 - mpmath.exp(s) * mpmath.exp(-(s + eps) / 2) / 2
 
 
 @pytest.mark.parametrize("at", ["-30", "0", "20", "60", "99"])

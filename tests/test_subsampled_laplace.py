@@ -113,3 +113,19 @@ def test_cli_subsample_and_spec_compose_the_laplace_pair(tmp_path):
     assert via_spec["eps_upper"] == got["eps_upper"]
     bad = run(("compose", "fdp", "--spec", str(spec).replace("s.json", "t.json"), "--at-delta", "1e-6"))
     assert bad.rc == 2
+
+
+def test_cli_subsample_limits():
+    """Parameter inf: f_{0, 1 - (1 - p)^k} exactly (by hand: delta = 1 - 0.9^3 = 0.271 at any eps >= 0,
+    beta = 0.729 - alpha); a parameter below the engine's grid is refused in one line."""
+    from tests.cli_runner import run
+    for mech, flag in (("laplace", "--eps"), ("gaussian", "--mu")):
+        got = run(("subsample", mech, flag, "inf", "--p", "0.1", "--k", "3", "--at-eps", "0.1", "--json")).json()
+        assert got["method"] == "exact" and mpmath.mpf(got["delta"]) == mpmath.mpf("0.271")
+        got = run(("subsample", mech, flag, "inf", "--p", "0.1", "--k", "3", "--alpha", "0.5", "--json")).json()
+        assert abs(mpmath.mpf(got["beta"]) - mpmath.mpf("0.229")) < 1e-15
+    # a large finite mu approaches it from the engine (bracket contains the limit's delta up to 1e-8)
+    near = pld.compose([(M.subsampled_step("gaussian", "30", "0.1", "poisson"), 3)]).delta("0.1")
+    assert near.delta_lower <= mpmath.mpf("0.271") + 1e-8 and mpmath.mpf("0.271") <= near.delta_upper
+    r = run(("subsample", "laplace", "--eps", "1e-300", "--p", "0.1", "--k", "3", "--at-eps", "0.1"))
+    assert r.rc == 2 and "eps=1e-300" in r.err and "Traceback" not in r.err

@@ -102,9 +102,16 @@ def _composed(args, values, k, shown, t0):
     from numeric.precision import format_number
     name = args.mechanism
     theta = values[M.SUBSAMPLED[name]]
+    from derive.mechanisms.table import is_infinite
+    if is_infinite(theta):
+        return _no_privacy(args, k, shown, t0)
     if Fraction(theta) == 0:
         raise UsageError(f"{M.SUBSAMPLED[name]}=0: the subsampled {name} with parameter 0 is Id (perfect "
                          "privacy); no composition needed")
+    from .compose_fdp import SMALLEST
+    if Fraction(theta) < Fraction(SMALLEST):
+        raise UsageError(f"{M.SUBSAMPLED[name]}={theta}: the engine needs a parameter >= {SMALLEST} (its loss grid "
+                         "cannot resolve smaller steps)")
     comp = pld.compose([(M.subsampled_step(name, theta, args.p, args.sampling), k)])
     digits = min(args.digits, 15)
     fmt = (lambda v: format_number(v, digits))
@@ -129,3 +136,34 @@ def _composed(args, values, k, shown, t0):
         payload["reason"] = r.reason
     return payload, [f"{k} x {args.sampling}-subsampled {name}({M.SUBSAMPLED[name]}={theta}), p = {args.p}: {line}"
                      + ("  (certified)" if r.certified else f"  (not certified: {r.reason})")]
+
+
+def _no_privacy(args, k, shown, t0):
+    """Parameter inf (no privacy per step), exactly: each subsampled step is f_{0,p} (a step that
+    reveals everything when the record is sampled: C_p(0) = max(0, 1 - p - alpha) for uniform
+    sampling; for Poisson sampling the remove direction puts P-mass p at L = +inf and the add direction
+    has the deterministic finite loss -k log(1 - p), whose hockey stick never exceeds the remove one's),
+    and k of them compose to f_{0, 1 - (1 - p)^k} (numeric.compose_exact, the eps = 0 law)."""
+    from numeric import compose_exact as X
+    from numeric.precision import format_number
+    digits = args.digits
+    params = {"eps": "0", "delta": args.p}
+    if args.alpha is not None:
+        r = X.tradeoff("approx-dp", params, k, args.alpha, digits)
+        beta, power = format_number(r.value, digits), format_number(r.complement, digits)
+        payload = {**shown, "k": k, "alpha": args.alpha, "beta": beta, "beta_lower": beta, "beta_upper": beta,
+                   "power": power}
+        line = f"beta = {beta} at alpha = {args.alpha}"
+    elif args.at_eps is not None:
+        v = format_number(X.delta("approx-dp", params, k, args.at_eps, digits).value, digits)
+        payload = {**shown, "k": k, "eps": args.at_eps, "delta": v, "delta_lower": v, "delta_upper": v}
+        line = f"delta = {v} at eps = {args.at_eps}"
+    else:
+        v = format_number(X.eps("approx-dp", params, k, args.at_delta, digits).value, digits)
+        payload = {**shown, "k": k, "delta": args.at_delta, "eps": v, "eps_lower": v, "eps_upper": v}
+        line = f"eps = {v} at delta = {args.at_delta}"
+    payload.update({"method": "exact", "certified": True, "digits": digits,
+                    "seconds": round(time.perf_counter() - t0, 3)})
+    return payload, [f"{k} x {args.sampling}-subsampled {args.mechanism} with parameter inf (no privacy per step), "
+                     f"p = {args.p}: {line}  (exact: f_(0, 1 - (1 - p)^k))"]
+
