@@ -166,9 +166,10 @@ class _Balls:
         integral of E rho times the ball contains the true integral (eta <= 1/4 here)."""
         flint = self.s.flint
         a = float(self.s.a)
+        log_2a = math.log(2 * int(self.s.a.p)) - math.log(int(self.s.a.q))     # exact a, also below 1e-308
         target = -(self.prec + 8) * math.log(2)
         M = 1
-        while (M + 1) * math.log(2 * a) - math.lgamma(M + 2) + 4 * a > target:
+        while (M + 1) * log_2a - math.lgamma(M + 2) + 4 * a > target:
             M += 1
         coeffs, c = [], flint.arb(1)
         for j in range(M + 1):
