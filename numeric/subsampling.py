@@ -273,8 +273,6 @@ def posterior(record: TradeOff, p, prior_value, alpha, digits: int = 15):
 
 def risk(record: TradeOff, p, alpha0=None, prior_value=None, digits: int = 15):
     """The disclosure-risk report of seed 000 (numeric.risk.RiskResult) for C_p(f)."""
-    from derive import risk as R
-
     from .bridge import exact_of
     from .precision import evaluate_env
     from .risk import DEFAULT_ALPHA0, DEFAULT_PRIOR, RiskResult, _record_env, _sup
