@@ -956,7 +956,6 @@ class Composition:
         t0 = time.perf_counter()
         e = M.exact(eps, "eps")
         ef = float(e)
-        hf = self._hf()
         i0 = math.floor(e / self.h)
         ups, los, notes = [], [], []
         for d in self.directions:
@@ -1051,7 +1050,6 @@ class Composition:
         """eps with delta(eps) = delta from certified grid values (linear in e^eps per cell).
         upper: smallest eps whose upper bound is <= delta (eps >= 0).  lower: largest eps whose
         lower bound is > delta (a certified lower end), or 0."""
-        hf = self._hf()
         le = logv
         if upper:
             ok = le <= logd
@@ -1129,7 +1127,6 @@ class Composition:
             ups.append(up)
             los.append(lo)
         U_ = np.max(ups, axis=0)
-        L_ = np.max(los, axis=0)       # per-grid-point max over directions of lower bounds
         l = idx * hf
         tal = la + l                   # log(e^eps alpha)
         objU = np.logaddexp(U_, tal)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import mpmath
 
 from numeric import compose_exact as X
-from numeric import pld
 from proofs_check.discovery import all_claims
 
 from mutations import assert_failed, assert_passes

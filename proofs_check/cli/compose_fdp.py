@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 
-from .common import (Once, UsageError, add_mechanism, mechanism_help, mechanism_params, number, run_one,
+from .common import (Once, UsageError, mechanism_help, mechanism_params, number, run_one,
                      subparser)
 
 #: table name -> numeric.pld_mechanisms constructor, parameters in order
