@@ -61,36 +61,29 @@ def test_support_ends_and_refusals():
         M.SubsampledLaplace("0", "1")
 
 
-def test_mutation_add_direction_is_caught(monkeypatch):
-    """The add direction with its P and Q tails exchanged: at eps = -0.3 (q = 0.3, eps = 2) the add
-    direction is the larger one (0.361 against 0.259), and the bracket no longer contains C_p(f)."""
+def _one_step_with_broken(monkeypatch, direction, change, q, eps, at):
+    """(bracket, C_p(f) reference) of one Poisson step whose ``direction`` tails are changed by
+    ``change(sp, sq) -> (sp, sq)``."""
     orig = M.SubsampledLaplace._tails
 
     def wrong(self, l, la):
         sp, sq = orig(self, l, la)
-        if self.direction == "add":
-            return sq, sp
-        return sp, sq
+        return change(sp, sq) if self.direction == direction else (sp, sq)
     monkeypatch.setattr(M.SubsampledLaplace, "_tails", wrong)
-    comp = pld.compose([(M.subsampled_step("laplace", "2", "0.3", "poisson"), 1)])
-    ex = as_mpf(S.delta(laplace("2"), "0.3", "-0.3", 20).value)
-    r = comp.delta("-0.3")
+    comp = pld.compose([(M.subsampled_step("laplace", eps, q, "poisson"), 1)])
+    return comp.delta(at), as_mpf(S.delta(laplace(eps), q, at, 20).value)
+
+
+def test_mutation_add_direction_is_caught(monkeypatch):
+    """The add direction with its P and Q tails exchanged: at eps = -0.3 (q = 0.3, eps = 2) the add
+    direction is the larger one (0.361 against 0.259), and the bracket no longer contains C_p(f)."""
+    r, ex = _one_step_with_broken(monkeypatch, "add", lambda sp, sq: (sq, sp), "0.3", "2", "-0.3")
     assert not _holds(r, ex)
 
 
 def test_mutation_remove_mixture_weight_is_caught(monkeypatch):
     """The remove direction's mixture with half the weight on the shifted component: caught at eps = 0.05."""
-    orig = M.SubsampledLaplace._tails
-
-    def wrong(self, l, la):
-        sp, sq = orig(self, l, la)
-        if self.direction == "remove":
-            return (sp + sq) / 2, sq
-        return sp, sq
-    monkeypatch.setattr(M.SubsampledLaplace, "_tails", wrong)
-    comp = pld.compose([(M.subsampled_step("laplace", "1", "0.1", "poisson"), 1)])
-    ex = as_mpf(S.delta(laplace("1"), "0.1", "0.05", 20).value)
-    r = comp.delta("0.05")
+    r, ex = _one_step_with_broken(monkeypatch, "remove", lambda sp, sq: ((sp + sq) / 2, sq), "0.1", "1", "0.05")
     assert not _holds(r, ex)
 
 
