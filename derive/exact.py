@@ -22,6 +22,13 @@ _DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 MAX_EXPONENT = 1_000_000
 
 
+def as_expr(value) -> sp.Basic:
+    """A SymPy object from a SymPy object, a Python number or bool, never from a string:
+    ``sympy.sympify(value, strict=True)``, which raises SympifyError for a string instead of parsing
+    (and so evaluating) it.  The one way library code turns a value into an expression."""
+    return sp.sympify(value, strict=True)
+
+
 def rational(name: str, value) -> sp.Rational:
     """Return ``value`` as an exact SymPy Rational, or raise DomainError naming ``name``."""
     if isinstance(value, sp.Rational):

@@ -41,6 +41,7 @@ import sympy as sp
 
 from . import symbols as sy
 from .errors import DomainError
+from .exact import as_expr
 from .special import Phi, PhiInv, _normal_density
 from .tradeoff import TradeOff
 
@@ -113,7 +114,7 @@ def _maxn(at: dict) -> int:
 def _sign(expr: sp.Expr, at: dict) -> int:
     """Sign of a numeric expression at the values (SymPy's adaptive evalf, strict); 0 only when the
     expression is 0; ValueError when neither evalf nor simplify decides."""
-    expr = sp.sympify(expr)              # a SymPy expression or a Python number, never a string
+    expr = as_expr(expr)                 # a SymPy expression or a Python number, never a string
     e = expr.xreplace(at)
     if e in (sp.oo, -sp.oo):
         return 1 if e is sp.oo else -1
@@ -142,7 +143,7 @@ def _sign(expr: sp.Expr, at: dict) -> int:
 
 def _approx(expr: sp.Expr, at: dict) -> sp.Float:
     """A 30-digit value at the values (ordering and midpoints only; +-oo kept)."""
-    e = sp.sympify(expr).xreplace(at)
+    e = as_expr(expr).xreplace(at)
     if e in (sp.oo, -sp.oo):
         return e
     return e.evalf(30, maxn=_maxn(at))
@@ -183,7 +184,7 @@ def _slope_law(tradeoff, zero_symbols, at_items) -> SlopeLaw:
     zeros = {s: sp.S.Zero for s in zero_symbols}
     at = dict(at_items)
     f = tradeoff.xreplace(zeros)
-    a, z = sy.alpha, sy.z
+    a = sy.alpha
     if f.has(PhiInv):
         return _z_law(f, at)
     pieces = []
@@ -373,7 +374,7 @@ def divergence(record: TradeOff, name: str) -> str | None:
 
 
 def _show(expr, at) -> str:
-    e = sp.sympify(expr).xreplace(at)
+    e = as_expr(expr).xreplace(at)
     e = sp.nsimplify(e) if e.is_Float else e
     if e.is_Rational:
         from .exact import _show as show_rational

@@ -77,6 +77,7 @@ import sympy as sp
 from sympy.codegen.cfunctions import expm1, log1p
 
 from derive.errors import DomainError, PrecisionExhausted
+from derive.exact import as_expr
 from derive.special import LogPhi, Phi, PhiInv, PhiInvExp
 from derive.symbols import alpha as ALPHA
 from derive.tradeoff import TradeOff
@@ -713,7 +714,7 @@ def enclose(expr: sp.Expr, env: dict, prec_bits: int = DEFAULT_PREC_BITS):
     flint = _flint()
     with flint.ctx.workprec(int(prec_bits)):
         walker = _Walker(flint, _env_values(env, flint), int(prec_bits))
-        return _as_ball(walker, walker.value(sp.sympify(expr)))
+        return _as_ball(walker, walker.value(as_expr(expr)))
 
 
 def _record_expr(record: TradeOff, quantity: str) -> sp.Expr:

@@ -21,7 +21,7 @@ import sympy as sp
 
 from derive import attack as A
 from derive import symbols as sy
-from derive.exact import parse
+from derive.exact import as_expr, parse
 from derive.mechanisms.gaussian import classical_mu
 from derive.tradeoff import TradeOff
 
@@ -161,7 +161,7 @@ def _gaussian_optimum(record, env, digits):
     """
     from .kernels import log_ncdf, ncdf
     mu_expr = _mu_of(record)
-    mu_fn = compile_mp(sp.sympify(mu_expr))
+    mu_fn = compile_mp(as_expr(mu_expr))
     b2 = env[A.beta].to_rational() ** 2
     w = env[A.w].to_rational()
 

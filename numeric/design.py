@@ -18,7 +18,7 @@ import sympy as sp
 from derive import design as D
 from derive.errors import DomainError
 from derive.domains import parse_in
-from derive.exact import parse
+from derive.exact import as_expr, parse
 from derive.symbols import alpha as ALPHA, mu as MU, n as N
 from derive.tradeoff import TradeOff
 
@@ -71,7 +71,7 @@ def _name(symbol: sp.Symbol) -> str:
 def _pick(roots, subs: dict):
     """The first root whose condition is true at the exact values ``subs``."""
     for root, cond in roots:
-        if sp.sympify(cond).xreplace(subs) is sp.true:
+        if as_expr(cond).xreplace(subs) is sp.true:
             return root
     return None
 
