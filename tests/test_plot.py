@@ -322,5 +322,6 @@ def test_semantics_of_pure_queries_by_composition_method(tmp_path):
              "--delta-prime", "0.05", "--prior", "0.5", "--k", "200", "--out", str(out)])
     assert "basic composition, prior = 0.5: posterior bound > 0.8 first at k = 139" in r.out
     for argv, needle in ((["--eps", "0.01"], "bound_delta"), (["--eps", "0.01", "--bound-delta", "1e-5", "--rho", "1"],
-                                                                 "rho")):
+                                                                 "rho"),
+                         (["--eps", "1e300", "--bound-delta", "1e-5", "--k", "3"], "eps=1e300")):
         assert_usage_error(run(["plot", "semantics", "randomized-response", *argv, "--out", str(out)]), needle)

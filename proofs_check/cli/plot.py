@@ -565,6 +565,7 @@ def _semantics_pure_series(args, given, out, data, digits):
     import mpmath
 
     from derive.domains import parse_in
+    from derive.errors import DomainError
     from numeric import composition as NC
     from numeric import curves as CV
     from numeric import semantics as NS
@@ -581,7 +582,12 @@ def _semantics_pure_series(args, given, out, data, digits):
             def bound(k, method=method, pr=pr):
                 r = NC.compose_pure(eps0, k, None if method == "basic" else delta, method, digits)
                 d = "0" if method == "basic" else delta
-                sem = NS.semantics(mpmath.nstr(r.eps, digits + 10), d, args.delta_prime, pr, digits)
+                try:
+                    sem = NS.semantics(mpmath.nstr(r.eps, digits + 10), d, args.delta_prime, pr, digits)
+                except DomainError:
+                    raise UsageError(f"eps={eps0}: {method} composition of k = {k} queries gives an eps beyond "
+                                     "what Theorem 3.9 reads (every posterior bound is 1 long before); give a "
+                                     "smaller eps") from None
                 return mpmath.mpf(sem.posterior_upper)
             ys = [bound(k) for k in ks]
             label = f"{method} composition, prior = {pr}"
