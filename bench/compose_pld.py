@@ -135,14 +135,28 @@ def main(argv=None):
                  + (f"; dp_accounting median {tp:.4f} s, ratio {t / tp:.2f}" if tp else ""),
                  tp is None or t <= tp))
     if not args.quick:
-        q = Fraction(256, 60000)
-        c = pld.compose([(M.subsampled_gaussian(q, "1.1"), 14062)])
-        r, t = timed(lambda: c.eps("1e-5"))
+        # DP-SGD through the user-facing call (a fresh composition each run) against the peer's
+        # PLDAccountant with its defaults; 5 interleaved runs each after one warm-up call of each,
+        # medians compared (the warm-up pays both sides' one-time imports and caches)
+        from numeric import dpsgd
+
+        def ours():
+            return dpsgd.account("60000", "256", "1.1", steps="14062", at_delta="1e-5")
+        r, t_cold = timed(ours)
         peer = peer_dpsgd()
+        mine, theirs = [], []
+        for _ in range(5):
+            mine.append(timed(ours)[1])
+            if peer:
+                theirs.append(peer_dpsgd()[1])
+        t = sorted(mine)[2]
+        tp = sorted(theirs)[2] if theirs else None
         w = float(r.eps_upper - r.eps_lower)
-        rows.append(("DP-SGD q=256/60000 sigma=1.1 T=14062, eps at delta=1e-5", t,
+        rows.append(("DP-SGD q=256/60000 sigma=1.1 T=14062, eps at delta=1e-5 (median of 5; first call "
+                     f"{t_cold:.3f} s)", t,
                      f"[{mpmath.nstr(r.eps_lower, 8)}, {mpmath.nstr(r.eps_upper, 8)}] width {w:.2e}"
-                     + (f"; dp_accounting {peer[0]:.6f} in {peer[1]:.3f} s" if peer else ""), w <= 2e-4))
+                     + (f"; dp_accounting {peer[0]:.6f}, median {tp:.3f} s, ratio {t / tp:.2f}" if peer else ""),
+                     w <= 2e-4 and (tp is None or t <= tp)))
     print("| case | seconds | bracket | target met |")
     print("|---|---:|---|---|")
     for name, t, txt, ok in rows:

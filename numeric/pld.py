@@ -46,20 +46,26 @@ grows at every s.  Mass below l_0 is moved up to l_0, mass above l_n to +inf
 (moving loss up raises (1 - s e^{-l})_+).  D of this measure equals D at every
 knot.
 
-Single step, lower measure (second order).  D is convex in s; on [s_i, s_{i+1}]
-(s_i = e^{l_i}) its slope runs from -Q(L > l_i) to -Q(L >= l_{i+1}), so its chord
-exceeds it by at most g_i = (s_{i+1} - s_i) Q(l_i < L < l_{i+1}) / 4 (the chord
-lies under the two end tangents: the triangle has height <= width x slope jump
-/ 4).  A piecewise-linear convex D~ with kinks at knots and D~(s_i) <= D(s_i) -
-max(g_{i-1}, g_i) lies below D on every cell (it lies under the chord of D -
-g_i, which lies under D), and D~(0) <= P(L > l_0) keeps it below D left of s_0
-(D is above its tangent at s_0).  D~ is the lower convex hull of these points,
-its masses are the slope jumps times s; float masses are rounded down and the
-inequalities at every knot are then *verified* with a float recursion of
-non-negative terms whose relative rounding error is bounded by (1+u)^{4n} - 1;
-if the check fails the masses are scaled down until it passes, and if that is
-not small the first-order measure (round every cell's P-mass down to its left
-knot; mass below l_0 dropped) is used instead and the result says so.
+Single step, lower measure (second order).  D is convex in s with right derivative
+-Q(L > l) at s = e^l, so R_i(s) = S_P(l_i) - s S_Q(l_i) (the right tangent at s_i) and the left
+tangent at s_{i+1} lie below D; on the cell [s_i, s_{i+1}] they cross at c_i = P_open / Q_open
+(the masses of the open cell), a fraction theta_i of the way.  Give each knot a value
+v_i = D(s_i) - e_i with e_i >= 0.  The linear interpolant of the v's minus the larger tangent is
+concave on the cell with its only kink at c_i, so the interpolant lies below D on the cell as soon
+as it lies below R_i at c_i: (1 - theta_i) e_i + theta_i e_{i+1} >= theta_i Delta_i, with
+Delta_i = D(s_{i+1}) - R_i(s_{i+1}).  This is linear in theta_i and holds at theta = 0, so an upper
+end of theta_i suffices.  The deficits are chosen (``_deficits``) as min(max(G_{i-1}, G_i), tau_i),
+G_i = theta_i Delta_i and tau_i the height of D(s_i) above the tangent R_0 at the first knot, and then
+raised where a cell's condition fails.  Points on or above R_0 make the lower measure's total mass
+and Q-mass exact (D~ follows R_0 near s = 0); that first moment is what a composition of many steps
+amplifies.  D~ is the lower convex hull of these points and of (0, P(L > l_0)) = R_0(0) (which keeps
+it below D left of s_0); lowering a value only helps, so the hull is valid.  Its masses are the
+slope jumps times s; float masses are rounded down and the inequalities at every knot are then
+*verified* with a float recursion of non-negative terms whose relative rounding error is bounded
+by (1+u)^{4n} - 1; if the check fails the masses are scaled down until it passes, and if that is
+not small the first-order measure (round every cell's P-mass down to its left knot; mass below l_0
+dropped) is used instead and the result says so.  Beyond the last knot K whose value can be set to 0
+(the cell before it still valid with e_K = D(s_K)) D~ is 0.
 
 ``scheme="round"`` uses the first-order pair throughout (upper: P-mass of each
 cell to its right knot, lower: to its left knot) - the textbook pessimistic /
@@ -85,7 +91,11 @@ lower value:
   Thm 24.2): ||fl(FFT x) - FFT x||_2 <= eta_F ||FFT x||_2 with
   eta_F = log2(N) eta / (1 - log2(N) eta), eta = mu + gamma_4 (sqrt 2 + mu),
   mu the twiddle-factor error; we take mu = 1e-15 and multiply eta_F by 10
-  (assumption A2: numpy's pocketfft, radix-2/4 passes for N = 2^p, is covered);
+  (assumption A2: numpy's pocketfft, radix-2/4 passes for N = 2^p, is covered).  The
+  transforms are numpy's real ones (rfft/irfft: half the work); their spectra are read as the
+  whole Hermitian spectrum (norms count the middle entries twice), and irfft drops the imaginary
+  parts of Y_0 and Y_{N/2}, which only changes the imaginary part of the inverse, so
+  ||y' - y||_2 below still holds;
 * powers: |X^k - X'^k| <= k r^{k-1} |X - X'| with r >= |X|, |X'|; binary
   powering with complex products of relative error <= sqrt5 u (Brent, Percival,
   Zimmermann 2007) has relative error <= (1 + sqrt5 u)^{k + 2 log2 k + 2} - 1;
@@ -119,7 +129,7 @@ exactly this; tests/test_pld_assumptions.py checks both against exact arithmetic
 inputs: the worst observed error is 1/100 of A1, and the FFT convolution error is 0.3-0.7 % of
 Higham's bound before the factor 10): A1 numpy's exp/log/log1p/expm1 have relative error <= 1e-12
 (their documented accuracy is a few ulp, 1e-12 is ~4500 ulp); A2 numpy's
-power-of-two FFT satisfies 10x Higham's radix-2 bound with twiddle error
+power-of-two FFTs (complex and real) satisfy 10x Higham's radix-2 bound with twiddle error
 1e-15.  Everything else is IEEE arithmetic with bounded rounding and Arb.
 Where a step of the argument fails at run time (lower-measure verification,
 window too small) ``certified`` is False and ``reason`` says why.
@@ -372,34 +382,76 @@ def _round_measure(model, h, knots, SP, kind) -> StepMeasure:
     return StepMeasure(np.asarray(knots), out, max(_down(model.p_inf()), 0.0), "lower", "round")
 
 
+def _deficits(SP, SQ, QA, s, D):
+    """Deficits e_i of the lower measure's knot values v_i = D_i - e_i (module docstring, "lower
+    measure").
+
+    Cell i carries theta_i (where the tangents of D at its two ends cross, as a fraction of the
+    cell) and Delta_i = D_{i+1} - R_i(s_{i+1}), R_i the right tangent at s_i; the interpolant of the
+    v's lies below D on the cell when f(theta) = (1 - theta) e_i + theta (e_{i+1} - Delta_i) >= 0 at
+    the true theta_i.  f is linear with f(0) = e_i >= 0, so f >= 0 at an upper end theta_hi in (0, 1]
+    of theta_i suffices (theta = 1 holds whenever e_{i+1} >= Delta_i).
+
+    First choice: e_i = min(max(G_{i-1}, G_i), tau_i) with G_i = theta_i Delta_i (the chord's gap
+    above the tangents' crossing) and tau_i = D_i - t_0(s_i) >= 0 the gap above the tangent t_0 at
+    the first knot (t_0(s) = S_P(l_0) - s S_Q(l_0)).  Keeping the points on or above t_0 keeps the
+    lower measure's total mass and Q-mass (D~(0) and D~'(0)) those of t_0, i.e. exact, where the
+    plain max rule lowered the first knots and made D~ steeper at 0: one Poisson-subsampled Gaussian
+    step of DP-SGD then carried 6.6e-7 too much Q-mass, which 14062 steps turned into a 6.6 % low
+    delta.  Then a repair pass raises e_{i+1} wherever a cell's condition fails (raising a deficit
+    never breaks another cell).  Returns exact floats."""
+    from flint import arb
+    n = len(s)
+    thetas, deltas, gaps = [], [], []
+    for i in range(n - 1):
+        qopen = SQ[i] - SQ[i + 1] - QA[i + 1]            # Q-mass of the open cell (l_i, l_{i+1})
+        delta = D[i + 1] - D[i] + SQ[i] * (s[i + 1] - s[i])
+        th = 1.0
+        if qopen > 0:
+            c = (SP[i] - SP[i + 1] - s[i + 1] * QA[i + 1]) / qopen     # P_open / Q_open, in [s_i, s_{i+1}]
+            th = max(min(_up((c - s[i]) / (s[i + 1] - s[i])), 1.0), math.ulp(0.0))
+        thetas.append(th)
+        deltas.append(delta)
+        gaps.append(max(_up(arb(th) * delta), 0.0))
+    sp0, sq0 = SP[0], SQ[0]
+    e = [0.0] * n
+    for i in range(n):
+        g = max(gaps[i - 1] if i > 0 else 0.0, gaps[i] if i < n - 1 else 0.0)
+        tau = max(_down(D[i] - sp0 + s[i] * sq0), 0.0)
+        e[i] = min(g, tau)
+    for i in range(n - 1):
+        th = arb(thetas[i])
+        if ((1 - th) * arb(e[i]) + th * (arb(e[i + 1]) - deltas[i])).lower() >= 0:
+            continue
+        dhi = max(_up(deltas[i]), 0.0)
+        if thetas[i] < 1:
+            x = deltas[i] - arb(e[i]) * ((1 - th) / th)
+            e[i + 1] = max(e[i + 1], min(max(_up(x), 0.0), dhi))
+        else:
+            e[i + 1] = max(e[i + 1], dhi)
+    return e, thetas, deltas
+
+
 def _lower_hull(model, h, knots, SP, SQ, QA, balls) -> StepMeasure:
     """Second-order lower measure (module docstring); falls back to rounding down."""
     from flint import arb
     n = len(knots)
     s = [la.exp() for la in balls]
     D = [SP[i] - s[i] * SQ[i] for i in range(n)]
-    g = []
-    for i in range(n - 1):
-        qopen = SQ[i] - SQ[i + 1] - QA[i + 1]
-        if qopen < 0:
-            qopen = arb(0)
-        g.append((s[i + 1] - s[i]) * qopen / 4)
-    v = []
-    for i in range(n):
-        gi = arb(0)
-        if i > 0:
-            gi = g[i - 1]
-        if i < n - 1:
-            gi = (gi + g[i] + abs(gi - g[i])) / 2        # a ball containing max(g_{i-1}, g_i)
-        v.append(D[i] - gi)
+    e, thetas, deltas = _deficits(SP, SQ, QA, s, D)
+    v = [D[i] - arb(e[i]) for i in range(n)]
     w = [_down(x) for x in v]
-    # top cut: last usable knot K (values must be >= 0 up to K, D_K - g_{K-1} >= 0)
+    # top cut: last usable knot K; beyond it D~ = 0.  Setting v_K = 0 is valid when it lowers v_K
+    # (v_K >= 0) or when the cell K-1 still holds with e_K = D_K: (1-theta) e_{K-1} + theta D_K >= G
     K = n - 1
     for i in range(n):
         if w[i] <= 0:
             K = i
             break
-    while K > 0 and (D[K] - g[K - 1]).lower() < 0:      # exact comparison: an exact 0 is allowed
+    while K > 0 and not v[K].lower() >= 0:
+        th = arb(thetas[K - 1])
+        if ((1 - th) * arb(e[K - 1]) + th * (D[K] - deltas[K - 1])).lower() >= 0:
+            break
         K -= 1
     if K == 0:
         return _round_measure(model, h, knots, SP, "lower")
@@ -485,17 +537,31 @@ def _verify_lower(h, knots, mass, w, K, sp0_lo):
     return True, worst
 
 
-def discretise(model, h: Fraction, lam: float = 0.0, scheme: str = "interpolate", tol: float = 1e-13):
-    """(upper, lower) step measures of one dominating pair on the grid hZ."""
+def _step_state(model, h: Fraction, lam: float, tol: float):
+    """(knots, knot balls, S_P, S_Q, Q-atoms) of one pair: what both step measures are built from."""
     from flint import ctx
     knots = _knots(model, h, lam, tol)
     with ctx.workprec(M.PREC):
         balls = _knot_balls(h, knots)
-        SP, SQ, QA = _tails_at(model, h, knots, balls)
+        return (knots, balls) + tuple(_tails_at(model, h, knots, balls))
+
+
+def _step_measure(model, h: Fraction, state, kind: str, scheme: str = "interpolate") -> StepMeasure:
+    """The upper or lower step measure of one pair from its ``_step_state``."""
+    from flint import ctx
+    knots, balls, SP, SQ, QA = state
+    with ctx.workprec(M.PREC):
         if scheme == "round":
-            return (_round_measure(model, h, knots, SP, "upper"),
-                    _round_measure(model, h, knots, SP, "lower"))
-        return _upper_ctd(model, h, knots, SP, SQ, balls), _lower_hull(model, h, knots, SP, SQ, QA, balls)
+            return _round_measure(model, h, knots, SP, kind)
+        if kind == "upper":
+            return _upper_ctd(model, h, knots, SP, SQ, balls)
+        return _lower_hull(model, h, knots, SP, SQ, QA, balls)
+
+
+def discretise(model, h: Fraction, lam: float = 0.0, scheme: str = "interpolate", tol: float = 1e-13):
+    """(upper, lower) step measures of one dominating pair on the grid hZ."""
+    state = _step_state(model, h, lam, tol)
+    return _step_measure(model, h, state, "upper", scheme), _step_measure(model, h, state, "lower", scheme)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -538,37 +604,45 @@ def _tilt(meas: StepMeasure, lam: float, hf: float):
     return l, x, c
 
 
-def _log_mgf(l, x, theta):
-    with np.errstate(divide="ignore"):
-        return _logsumexp(np.log(x) + theta * l)
+_THETAS = np.geomspace(1e-3, 1e5, 60)
 
 
 def _chernoff(parts, t, above: bool):
-    """log of a bound on the mass of the composition of the (l, x, k) parts above t (or below t)."""
-    best = math.inf
-    for theta in np.geomspace(1e-3, 1e5, 60):
-        th = theta if above else -theta
-        v = sum(k * _log_mgf(l, x, th) for l, x, k in parts) - th * t
-        v += sum(k for _, _, k in parts) * 1e-9          # slack A1 on the mgf evaluation
-        best = min(best, v)
-    return best
+    """log of a bound on the mass of the composition of the (l, x, k) parts above t (or below t):
+    min over 60 theta of sum_j k_j log M_j(theta) - theta t (all theta at once)."""
+    th = (_THETAS if above else -_THETAS)[:, None]
+    v = -th[:, 0] * t
+    for l, x, k in parts:
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            a = np.log(x)[None, :] + th * l[None, :]
+            m = np.max(a, axis=1)
+            lm = m + np.log(np.sum(np.exp(a - m[:, None]), axis=1))
+        v = v + k * np.where(np.isfinite(m), lm, m)
+    v = v + sum(k for _, _, k in parts) * 1e-9          # slack A1 on the mgf evaluation
+    v = v[~np.isnan(v)]
+    return float(np.min(v)) if len(v) else math.inf
 
 
 def _power(z, k):
-    """Binary powering of a complex array."""
+    """Binary powering of a complex array (the same products as the textbook loop, done in place)."""
     result = None
-    base = z
+    base = z.copy()
     while k:
         if k & 1:
-            result = base.copy() if result is None else result * base
+            if result is None:
+                result = base.copy()
+            else:
+                np.multiply(result, base, out=result)
         k >>= 1
         if k:
-            base = base * base
+            np.multiply(base, base, out=base)
     return result
 
 
-def compose_fft(items, h: Fraction, lam: float, eps_hint=None, width=None) -> Composed:
-    """items: list of (StepMeasure, count), all of one kind."""
+def compose_fft(items, h: Fraction, lam: float, eps_hint=None, window=None) -> Composed:
+    """items: list of (StepMeasure, count), all of one kind.  ``window = (W0, N)`` reuses another
+    composition's window (the lower measure's, so that both ends are read on the same grid points);
+    it is taken when it holds this composition's own +-12 sigma range, else widened as usual."""
     hf = float(h)
     kind = items[0][0].kind
     parts = []
@@ -585,13 +659,18 @@ def compose_fft(items, h: Fraction, lam: float, eps_hint=None, width=None) -> Co
         var += k * float((x * (l - mu) ** 2).sum() / s)
         span = max(span, int(meas.knots[-1] - meas.knots[0]) + 1)
     sig = math.sqrt(max(var, 0.0)) + hf
-    lo = mean - 15 * sig
-    hi = mean + 15 * sig
+    # +-8 sigma of the tilted composition, then each side is widened in steps of 1 sigma while the
+    # Chernoff bound on the mass beyond it exceeds e^-40 (that mass is bounded and accounted for
+    # below; e^-40 keeps it ~1e-15 of the tilted values read at the query, which sit near the centre).
+    # A subsampled step's tilted loss has a heavy right tail: DP-SGD's needs +16 sigma on the right
+    # and -9 sigma on the left.
+    lo = mean - 8 * sig
+    hi = mean + 8 * sig
     if eps_hint is not None:
         lo = min(lo, eps_hint - 8 * sig)
         hi = max(hi, eps_hint + 8 * sig)
-    if width is not None:
-        lo, hi = min(lo, width[0]), max(hi, width[1])
+    if window is not None:
+        lo, hi = min(lo, window[0] * hf), max(hi, (window[0] + window[1] - 1) * hf)
     # the composed support is the integer range sum k_j [first knot_j, last knot_j]: when it is not
     # much wider than the window, cover it whole (then nothing aliases, exactly); otherwise widen the
     # window while the Chernoff bound on the mass outside it is not negligible (skewed steps, few
@@ -601,22 +680,28 @@ def compose_fft(items, h: Fraction, lam: float, eps_hint=None, width=None) -> Co
     if (sup_hi - sup_lo + 2) <= max(4 * ((hi - lo) / hf + 2), 1 << 16):
         lo, hi = min(lo, sup_lo * hf), max(hi, sup_hi * hf)
     else:
-        for _ in range(6):
-            grow = False
-            if hi < sup_hi * hf and _chernoff(parts, hi, True) > -80:
-                hi, grow = hi + (hi - lo) / 2, True
-            if lo > sup_lo * hf and _chernoff(parts, lo, False) > -80:
-                lo, grow = lo - (hi - lo) / 2, True
-            if not grow or (hi - lo) / hf > MAX_WINDOW:
+        grow_hi = grow_lo = True
+        for _ in range(64):
+            if grow_hi:
+                grow_hi = hi < sup_hi * hf and _chernoff(parts, hi, True) > -40
+                hi += sig if grow_hi else 0.0
+            if grow_lo:
+                grow_lo = lo > sup_lo * hf and _chernoff(parts, lo, False) > -40
+                lo -= sig if grow_lo else 0.0
+            if not (grow_hi or grow_lo) or (hi - lo) / hf > MAX_WINDOW:
                 break
     n_need = int((hi - lo) / hf) + 2
     N = 1 << max(10, (n_need - 1).bit_length())
+    if window is not None and window[0] * hf <= lo and hi <= (window[0] + window[1] - 1) * hf:
+        n_need = N = window[1]
     if N > MAX_WINDOW:
         total = sum(k for _, k in items)
         raise DomainError("k", total, f"a composition whose FFT window fits in 2^{MAX_WINDOW.bit_length() - 1} "
                                       f"grid points (this one needs 2^{N.bit_length() - 1} at h = {hf:.3g}: its "
                                       f"loss spreads over {hi - lo:.3g}); compose fewer steps")
     W0 = math.floor(lo / hf) - (N - n_need) // 2
+    if window is not None and N == window[1]:
+        W0 = window[0]
     # FFT error bound constants
     L2 = math.log2(N)
     gamma4 = 4 * U / (1 - 4 * U)
@@ -627,9 +712,9 @@ def compose_fft(items, h: Fraction, lam: float, eps_hint=None, width=None) -> Co
     err = 0.0           # ||Y' - Y||_2 bound accumulated
     Rprod = 1.0         # bound on |Y|, |Y'| pointwise
     for (meas, k), (l, x, _) in zip(items, parts):
-        arr = np.zeros(N, dtype=np.complex128)
+        arr = np.zeros(N)
         np.add.at(arr, (meas.knots % N).astype(np.int64), x)
-        X = np.fft.fft(arr)
+        X = np.fft.rfft(arr)          # the half spectrum 0..N/2; the rest is its mirror image
         x2 = float(np.sqrt(np.sum(x * x))) * (1 + 1e-12)
         s1 = float(x.sum()) * (1 + len(x) * U * 2)
         e = etaF * sqN * x2
@@ -647,8 +732,10 @@ def compose_fft(items, h: Fraction, lam: float, eps_hint=None, width=None) -> Co
             Y = Y * P
             err = err * R + Rprod * err_j + math.sqrt(5) * U * 1.01 * Rprod * R * sqN
             Rprod = Rprod * R
-    Ynorm = float(np.sqrt(np.sum(np.abs(Y) ** 2))) * (1 + 1e-12)
-    y = np.fft.ifft(Y).real
+    # the 2-norm of the whole (Hermitian) spectrum: the middle entries appear twice
+    a2 = np.abs(Y) ** 2
+    Ynorm = float(np.sqrt(2 * np.sum(a2) - a2[0] - a2[-1])) * (1 + 1e-12)
+    y = np.fft.irfft(Y, n=N)
     E_out = (err + etaF * Ynorm) / sqN
     # rotate so that y_win[i] is the grid index W0 + i
     y = np.roll(y, -(W0 % N))
@@ -675,10 +762,11 @@ def compose_fft(items, h: Fraction, lam: float, eps_hint=None, width=None) -> Co
                     mean, sig)
 
 
-def grid_bounds(comp: Composed):
+def grid_bounds(comp: Composed, which: str = "both"):
     """log of certified bounds on delta_fin at every window grid point eps = l_i (i = 0..N-1),
     without the +inf term: (log_upper, log_lower) arrays.  For an upper composition only the upper
-    array is meaningful, for a lower one only the lower array."""
+    array is meaningful, for a lower one only the lower array; ``which`` = "upper" or "lower" makes
+    only that one (the other is None)."""
     from flint import ctx
     hf, lam = comp.h, comp.lam
     n = len(comp.y)
@@ -716,13 +804,16 @@ def grid_bounds(comp: Composed):
         # value falls back to the trivial bound delta_fin <= P(L finite) (log_total).  Found by
         # the exact Laplace route: 10 x Laplace(0.1) at alpha = 1e-10 was "certified" at
         # power 1.2e-10 against the exact e * 1e-10.
-        tv = T + base_err
-        up = np.where(tv > TINY_NORMAL, scale + np.log(np.where(tv > TINY_NORMAL, tv, 1.0)), comp.log_total)
-        up = np.logaddexp(up, comp.C - lam * (comp.W0 + n) * hf + comp.log_above)
-        lo_v = T - base_err - math.exp(min(comp.log_alias, 700))
-        lo = np.where(lo_v > 0, scale + np.log(np.where(lo_v > 0, lo_v, 1)), -np.inf)
-    up = up + LOGSLACK * np.maximum(np.abs(up), 1)
-    lo = lo - LOGSLACK * np.maximum(np.abs(lo), 1)
+        up = lo = None
+        if which != "lower":
+            tv = T + base_err
+            up = np.where(tv > TINY_NORMAL, scale + np.log(np.where(tv > TINY_NORMAL, tv, 1.0)), comp.log_total)
+            up = np.logaddexp(up, comp.C - lam * (comp.W0 + n) * hf + comp.log_above)
+            up = up + LOGSLACK * np.maximum(np.abs(up), 1)
+        if which != "upper":
+            lo_v = T - base_err - math.exp(min(comp.log_alias, 700))
+            lo = np.where(lo_v > 0, scale + np.log(np.where(lo_v > 0, lo_v, 1)), -np.inf)
+            lo = lo - LOGSLACK * np.maximum(np.abs(lo), 1)
     return up, lo
 
 
@@ -788,7 +879,8 @@ class Composition:
         if h is not None:
             return M.exact(h, "h")
         K = sum(k for _, k in self.entries)
-        # default: h ~ 0.5e-2 / sqrt(K) * typical loss scale, snapped so that pure-DP atoms lie on it
+        # default: h ~ 0.8e-2 / sqrt(K) * typical loss scale, snapped so that pure-DP atoms lie on it
+        # (0.5e-2 before the lower measure kept its first moment; DP-SGD: h = 2^-14, width 1.4e-4)
         atoms = []
         for mech, _ in self.entries:
             for d in mech.directions:
@@ -801,7 +893,7 @@ class Composition:
                 g = Fraction(math.gcd(g.numerator * a.denominator, a.numerator * g.denominator),
                              g.denominator * a.denominator)
             return g
-        target = min(5e-3 / math.sqrt(K), 5e-3)
+        target = min(8e-3 / math.sqrt(K), 5e-3)
         # a composition whose total loss spread is small (few weakly subsampled steps) needs a grid
         # finer than its spread: at most 1/10 of the composed loss's standard deviation (finer grids
         # cost knots in the long right tail of a subsampled step and did not narrow its bracket)
@@ -818,23 +910,36 @@ class Composition:
     def _models(self, d):
         return [(m.directions[min(d, len(m.directions) - 1)], k) for m, k in self.entries]
 
-    def _measures(self, d, lam_knots):
-        """(upper, lower) step measures of direction d, knots placed for tilts up to lam_knots."""
+    def _measures(self, d, lam_knots, lower=True):
+        """(upper, lower) step measures of direction d, knots placed for tilts up to lam_knots.  The
+        lower ones are made from the same tails when first asked for (None until then: the tilt
+        search needs only the upper ones)."""
         key = (d, lam_knots)
-        if key not in self._meas_cache:
-            ups, los, notes = [], [], []
-            for model, k in self._models(d):
-                up, lo = discretise(model, self.h, lam_knots, self.scheme, self.tol)
-                ups.append((up, k))
+        got = self._meas_cache.get(key)
+        if got is None:
+            states = [(model, k, _step_state(model, self.h, lam_knots, self.tol)) for model, k in self._models(d)]
+            ups = [(_step_measure(model, self.h, st, "upper", self.scheme), k) for model, k, st in states]
+            got = self._meas_cache[key] = [ups, None, [], states]
+        if lower and got[1] is None:
+            los, notes = [], []
+            for model, k, st in got[3]:
+                lo = _step_measure(model, self.h, st, "lower", self.scheme)
                 los.append((lo, k))
                 if lo.note == "round":
                     notes.append(f"{model.name}: lower measure fell back to rounding (first order)")
-            self._meas_cache[key] = (ups, los, notes)
-        return self._meas_cache[key]
+            got[1], got[2] = los, notes
+        return got[0], got[1], got[2]
 
     @staticmethod
     def _bucket(lam):
-        return 0.0 if lam <= 0 else float(2.0 ** math.ceil(math.log2(1.5 * lam + 1.0)))
+        """The tilt the knots are placed for: 1.5 lam + 1 rounded up on a ladder of ratio 2^(1/8), so
+        that nearby queries share measures.  Above lam because a query reads the mass above the
+        tilted centre (one weakly subsampled step at delta = 1e-5 loses 30 % of its bracket with
+        knots placed for 1.1 lam); not much above, because the knots follow the tilted mass and for a
+        subsampled Gaussian the tilted mass at 2.5 lam can sit far out in the tail (DP-SGD's step
+        asked for 92627 knots at 16, the old power-of-two ladder's choice for lam = 6.24, and for
+        1698 at 10.4)."""
+        return 0.0 if lam <= 0 else float(2.0 ** (math.ceil(8 * math.log2(1.5 * lam + 1.0)) / 8))
 
     def _measure_cgf(self, ups):
         """Float cumulant generating function of the composed step measures: K(lam) -> (K, K', K'')."""
@@ -894,41 +999,45 @@ class Composition:
 
     def _tilt_for(self, d, target, mode):
         """(lam, eps_center): the tilt for a query, from the coarse CGF then the step measures."""
-        ups, _, _ = self._measures(d, 0.0)
+        ups, _, _ = self._measures(d, 0.0, lower=False)
         lam0 = self._solve_lam(self._measure_cgf(ups), target, mode)
         bucket = self._bucket(lam0)
-        ups, _, _ = self._measures(d, bucket)
+        ups, _, _ = self._measures(d, bucket, lower=False)
         K = self._measure_cgf(ups)
         lam = self._solve_lam(K, target, mode)
         if self._bucket(lam) > bucket:
             bucket = self._bucket(lam)
-            ups, _, _ = self._measures(d, bucket)
+            ups, _, _ = self._measures(d, bucket, lower=False)
             K = self._measure_cgf(ups)
             lam = self._solve_lam(K, target, mode)
         return lam, K(lam)[1], bucket
 
-    def _composed(self, d, lam, eps_hint=None, bucket=None):
+    def _composed(self, d, lam, eps_hint=None, bucket=None, lower=True):
+        """(upper composition, lower composition, their log-delta grids, notes) of direction d; the
+        lower one (on the upper's window) only when asked for (else None, None)."""
         lamq = float(f"{lam:.4g}") if lam > 0 else 0.0
         if bucket is None:
             bucket = self._bucket(lamq)
         key = (d, lamq, bucket, None if eps_hint is None else round(eps_hint, 2))
-        if key in self._cache:
-            return self._cache[key]
-        ups, los, notes = self._measures(d, bucket)
-        cu = compose_fft(ups, self.h, lamq, eps_hint)
-        cl = compose_fft(los, self.h, lamq, eps_hint, width=(cu.W0 * cu.h, (cu.W0 + len(cu.y)) * cu.h))
-        gu, _ = grid_bounds(cu)
-        _, gl = grid_bounds(cl)
-        res = (cu, cl, gu, gl, notes)
-        self._cache[key] = res
-        return res
+        ups, los, notes = self._measures(d, bucket, lower)
+        if key not in self._cache:
+            cu = compose_fft(ups, self.h, lamq, eps_hint)
+            self._cache[key] = [cu, grid_bounds(cu, "upper")[0], None, None]
+        got = self._cache[key]
+        if lower and got[2] is None:
+            cl = compose_fft(los, self.h, lamq, eps_hint, window=(got[0].W0, len(got[0].y)))
+            got[2], got[3] = cl, grid_bounds(cl, "lower")[1]
+        return got[0], got[2], got[1], got[3], notes
 
-    def _dir_bounds(self, d, lam, idx, eps_hint=None, bucket=None):
-        """log upper / lower bounds of delta (incl. the +inf term) of direction d at grid indices idx."""
-        cu, cl, gu, gl, notes = self._composed(d, lam, eps_hint, bucket)
+    def _dir_bounds(self, d, lam, idx, eps_hint=None, bucket=None, lower=True):
+        """log upper / lower bounds of delta (incl. the +inf term) of direction d at grid indices idx
+        (the lower ones -inf when not asked for)."""
+        cu, cl, gu, gl, notes = self._composed(d, lam, eps_hint, bucket, lower)
         up = np.empty(len(idx))
-        lo = np.empty(len(idx))
+        lo = np.full(len(idx), -np.inf)
         for arr_out, comp, g, is_up in ((up, cu, gu, True), (lo, cl, gl, False)):
+            if comp is None:
+                continue
             j = idx - comp.W0
             inside = (j >= 0) & (j < len(g))
             vals = np.where(inside, g[np.clip(j, 0, len(g) - 1)], 0.0)
@@ -1018,15 +1127,14 @@ class Composition:
         logd = math.log(float(dl)) if float(dl) > 0 else float(mpmath.log(mpmath.mpf(dl.numerator) / dl.denominator))
         e_up, e_lo, notes = [], [], []
         certified = True
+        found = []
         for d in self.directions:
             lam, eg, bucket = self._tilt_for(d, logd, "delta")
             for _ in range(3):
-                cu, cl, gu, gl, nt = self._composed(d, lam, eg, bucket)
-                n = len(gu)
-                idx = cu.W0 + np.arange(n)
-                up, lo, nt = self._dir_bounds(d, lam, idx, eg, bucket)
+                cu, _, gu, _, nt = self._composed(d, lam, eg, bucket, lower=False)
+                idx = cu.W0 + np.arange(len(gu))
+                up, _, nt = self._dir_bounds(d, lam, idx, eg, bucket, lower=False)
                 a = self._solve(up, idx, logd, upper=True)
-                b = self._solve(lo, idx, logd, upper=False)
                 center_ok = a is not None and abs(float(a) - cu.center) < 6 * cu.sigma
                 if center_ok or lam == 0.0:
                     break
@@ -1037,10 +1145,17 @@ class Composition:
                 certified = False
                 notes.append(f"direction {d}: delta not reached in the window")
                 a = mpmath.inf
-            if b is None:
-                b = mpmath.mpf(0)
             e_up.append(a)
-            e_lo.append(b)
+            found.append((a, d, lam, eg, bucket, idx))
+        # eps = max over directions, so any direction's lower end is a lower end of eps: the lower
+        # compositions are made from the direction with the largest upper end down, and skipped for a
+        # direction whose upper end is already below the best lower end (it cannot raise it)
+        e_lo.append(mpmath.mpf(0))
+        for a, d, lam, eg, bucket, idx in sorted(found, key=lambda t: t[0], reverse=True):
+            if a <= max(e_lo):
+                continue
+            _, lo, _ = self._dir_bounds(d, lam, idx, eg, bucket)
+            e_lo.append(self._solve(lo, idx, logd, upper=False))
         eu = max(e_up)
         el = max(e_lo)
         return EpsResult(delta=dl, eps=eu, eps_lower=el, eps_upper=eu, certified=certified,
@@ -1111,7 +1226,7 @@ class Composition:
             cu, cl, gu, gl, nt = self._composed(d, lam, eg, bucket)
             notes += nt
             # the pessimistic measure's largest finite loss: above it its delta is its +inf mass
-            ups_d, _, _ = self._measures(d, bucket)
+            ups_d, _, _ = self._measures(d, bucket, lower=False)
             tops.append((sum(k * int(m.knots[-1]) for m, k in ups_d) * self.h, cu.log_inf))
             per.append((d, lam, eg, bucket))
             a, b = cu.W0, cu.W0 + len(gu)
