@@ -346,19 +346,24 @@ class DiscreteGaussian(LossModel):
 
 
 
+def _subsampling(q, direction: str):
+    """(the exact rate q in (0, 1], the neighbouring direction) of a Poisson-subsampled pair."""
+    qq = exact(q, "q")
+    if not 0 < qq <= 1:
+        raise ValueError(f"q must be in (0, 1], got {q}")
+    if direction not in ("remove", "add"):
+        raise ValueError("direction must be 'remove' or 'add'")
+    return qq, direction
+
+
 class SubsampledGaussian(LossModel):
     """Poisson-subsampled Gaussian, one direction ('remove' or 'add')."""
 
     def __init__(self, q, sigma, direction="remove"):
-        self.q = exact(q, "q")
+        self.q, self.direction = _subsampling(q, direction)
         self.sigma = exact(sigma, "sigma")
-        if not 0 < self.q <= 1:
-            raise ValueError(f"q must be in (0, 1], got {q}")
         if self.sigma <= 0:
             raise ValueError(f"sigma must be > 0, got {sigma}")
-        if direction not in ("remove", "add"):
-            raise ValueError("direction must be 'remove' or 'add'")
-        self.direction = direction
         self.name = f"subsampled_gaussian(q={q}, sigma={sigma}, {direction})"
         qf = float(self.q)
         edge = math.log1p(-qf) if qf < 1 else -math.inf
@@ -473,15 +478,10 @@ class SubsampledLaplace(LossModel):
     """
 
     def __init__(self, q, eps, direction="remove"):
-        self.q = exact(q, "q")
+        self.q, self.direction = _subsampling(q, direction)
         self.eps = exact(eps, "eps")
-        if not 0 < self.q <= 1:
-            raise ValueError(f"q must be in (0, 1], got {q}")
         if self.eps <= 0:
             raise ValueError(f"eps must be > 0, got {eps}")
-        if direction not in ("remove", "add"):
-            raise ValueError("direction must be 'remove' or 'add'")
-        self.direction = direction
         self.name = f"subsampled_laplace(q={q}, eps={eps}, {direction})"
         qf, ef = float(self.q), float(self.eps)
         g_lo = math.log1p(qf * math.expm1(-ef))
