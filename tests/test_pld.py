@@ -358,11 +358,16 @@ def test_lower_measure_keeps_the_q_mass_near_an_edge():
     assert _edge_scan(lo, h, DPSGD_STEP) <= 1e-15
 
 
+def _max_gaps(th, de, n):
+    """max(G_{i-1}, G_i) at each of n knots, G_i = theta_i Delta_i (upper ends)."""
+    g = [max(float((flint.arb(t) * d).upper()), 0.0) for t, d in zip(th, de)]
+    return [max(g[i - 1] if i else 0.0, g[i] if i < len(g) else 0.0) for i in range(n)]
+
+
 def _max_rule(SP, SQ, QA, s, D):
     """Mutation: deficits max(G_{i-1}, G_i) without the tangent clip at the first knot."""
-    e, th, de = _DEFICITS(SP, SQ, QA, s, D)
-    g = [max(float((flint.arb(t) * d).upper()), 0.0) for t, d in zip(th, de)]
-    return [max(g[i - 1] if i else 0.0, g[i] if i < len(g) else 0.0) for i in range(len(s))], th, de
+    _, th, de = _DEFICITS(SP, SQ, QA, s, D)
+    return _max_gaps(th, de, len(s)), th, de
 
 
 def test_mutation_lower_measure_without_the_tangent_clip(monkeypatch):
@@ -376,15 +381,9 @@ def test_mutation_lower_measure_without_the_tangent_clip(monkeypatch):
 
 def _no_repair(SP, SQ, QA, s, D):
     """Mutation: the first choice min(max(G), tau) without the repair pass."""
-    from flint import arb
-    e, th, de = _DEFICITS(SP, SQ, QA, s, D)
-    g = [max(float((arb(t) * d).upper()), 0.0) for t, d in zip(th, de)]
-    out = []
-    for i in range(len(s)):
-        gi = max(g[i - 1] if i else 0.0, g[i] if i < len(g) else 0.0)
-        tau = max(float((D[i] - SP[0] + s[i] * SQ[0]).lower()), 0.0)
-        out.append(min(gi, tau))
-    return out, th, de
+    _, th, de = _DEFICITS(SP, SQ, QA, s, D)
+    taus = [max(float((D[i] - SP[0] + s[i] * SQ[0]).lower()), 0.0) for i in range(len(s))]
+    return [min(g, t) for g, t in zip(_max_gaps(th, de, len(s)), taus)], th, de
 
 
 def test_lower_measure_at_laplace_atom():
