@@ -93,6 +93,19 @@ def test_limits_are_exact(args, field, value):
     ("noise --family logistic --mu 1 --k 2 --at-eps 1", ["mechanism=noise"]),
     ("--spec /nonexistent.json --at-eps 1", ["spec=/nonexistent.json"]),
     ("laplace --eps 0.1 --k 0 --at-eps 1", ["k=0"]),
+    # the engine's largest-parameter rule (mu = 1e6 raised ValueError, 1e100 OverflowError; Laplace at
+    # eps = 1e300 fell to the engine and answered the useless bracket [0, 1])
+    ("gaussian --mu 1e6 --k 3 --at-delta 1e-5 --method numeric", ["mu=1e6", "<= 100"]),
+    ("gaussian --mu 1e100 --k 3 --at-delta 1e-5 --method numeric", ["mu=1e100", "<= 100"]),
+    ("laplace --eps 1e300 --k 3 --at-eps 1", ["eps=1e300", "<= 100"]),
 ])
 def test_bad_input(args, words):
     assert_usage_error(run(("compose", "fdp", *args.split())), *words)
+
+
+def test_engine_delta_never_above_one():
+    """Three Laplace(100) steps at eps = 1: delta is within 1.5e-9 of 1, and the engine's float slack
+    used to carry the upper end to 1.0000000015; delta <= 1 for every pair, so it is capped there."""
+    out = json.loads(run(("compose", "fdp", "laplace", "--eps", "100", "--k", "3", "--at-eps", "1",
+                          "--method", "numeric", "--json")).out)
+    assert float(out["delta_upper"]) <= 1.0 and float(out["delta_lower"]) > 0.999999

@@ -135,6 +135,11 @@ def test_cli_composed_gaussian_bracket():
     ("randomized-response --eps 1 --p 0.1 --k 5 --alpha 0.1", ["k=5", "gaussian or laplace"]),
     ("gaussian --mu 1 --p 0.1 --k 5 --sampling fixed --alpha 0.1", ["sampling", "uniform"]),
     ("uniform-sampling --mu 1 --n 5 --p 0.1 --alpha 0.1", ["uniform-sampling"]),
+    # parameters the engine cannot take: tracebacks (ZeroDivisionError, OverflowError) before the
+    # engine's largest-parameter rule
+    ("gaussian --mu 1e300 --p 0.5 --k 2 --at-delta 1e-5", ["mu=1e300", "<= 100"]),
+    ("laplace --eps 1e6 --p 0.5 --k 2 --at-delta 1e-5", ["eps=1e6", "<= 100"]),
+    ("gaussian --mu 1e-9 --p 0.5 --k 2 --at-delta 1e-5", ["mu=1e-9", ">= 1e-8"]),
 ])
 def test_cli_bad_input(args, words):
     assert_usage_error(run(("subsample", *args.split())), *words)

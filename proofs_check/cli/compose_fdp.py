@@ -64,6 +64,22 @@ def register(kinds, out):
 
 #: below this a parameter is refused: the engine's loss grid cannot resolve the step
 SMALLEST = "1e-8"
+#: above this a parameter is refused: one step's loss spreads over ~LARGEST^2 / 2, beyond what the
+#: engine's float grid and FFT window hold (mu = 1e6 and eps = 1e6 crashed it, mu = 1000 needed a
+#: 2^29-point window; at this size one step is already almost perfectly distinguishing)
+LARGEST = "100"
+
+
+def check_engine_parameter(label: str, theta, zero: str = "") -> None:
+    """Refuse (in one line) a parameter the certified engine cannot take (``zero``: what the message
+    adds about a parameter of exactly 0, where the caller answers that case itself)."""
+    from fractions import Fraction
+    if Fraction(theta) < Fraction(SMALLEST):
+        raise UsageError(f"{label}={theta}: the engine needs a parameter >= {SMALLEST}{zero} (its loss grid "
+                         "cannot resolve smaller steps)")
+    if Fraction(theta) > Fraction(LARGEST):
+        raise UsageError(f"{label}={theta}: the engine needs a parameter <= {LARGEST} (one step's loss would "
+                         "spread beyond its grid; such a step is already almost perfectly distinguishing)")
 
 
 def _plan(args):
@@ -140,9 +156,7 @@ def _components(plan, engine: bool = True):
         if not engine:
             out.append(None)
             continue
-        if Fraction(theta) < Fraction(SMALLEST):
-            raise UsageError(f"{'mu' if name == 'gaussian' else 'eps'}={theta}: the engine needs a parameter "
-                             f">= {SMALLEST} or exactly 0 (its loss grid cannot resolve smaller steps)")
+        check_engine_parameter("mu" if name == "gaussian" else "eps", theta, " or exactly 0")
         if p is not None:
             rate, sampling = p
             out.append((M.subsampled_step(name, theta, rate, sampling), count))

@@ -108,10 +108,8 @@ def _composed(args, values, k, shown, t0):
     if Fraction(theta) == 0:
         raise UsageError(f"{M.SUBSAMPLED[name]}=0: the subsampled {name} with parameter 0 is Id (perfect "
                          "privacy); no composition needed")
-    from .compose_fdp import SMALLEST
-    if Fraction(theta) < Fraction(SMALLEST):
-        raise UsageError(f"{M.SUBSAMPLED[name]}={theta}: the engine needs a parameter >= {SMALLEST} (its loss grid "
-                         "cannot resolve smaller steps)")
+    from .compose_fdp import check_engine_parameter
+    check_engine_parameter(M.SUBSAMPLED[name], theta)
     comp = pld.compose([(M.subsampled_step(name, theta, args.p, args.sampling), k)])
     digits = min(args.digits, 15)
     fmt = (lambda v: format_number(v, digits))
