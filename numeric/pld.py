@@ -1079,7 +1079,7 @@ class Composition:
             notes += nt
             ups.append(self._interp(up, i0, e))
             los.append(self._interp(lo, i0, e))
-        du = max(ups)
+        du = min(max(ups), mpmath.mpf(1))      # delta <= 1 always (a slack could carry it above)
         dl = max(los)
         return DeltaResult(eps=e, delta=du, delta_lower=dl, delta_upper=du, certified=True,
                            seconds=time.perf_counter() - t0, reason="; ".join(notes))
