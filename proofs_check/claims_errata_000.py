@@ -6,7 +6,6 @@ How these claims are built and what REFUTED means here: ``proofs_check.errata_co
 from __future__ import annotations
 
 import math
-from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
 
 import mpmath
 
@@ -41,6 +40,7 @@ from .errata_common import (
 from .grid import normal_cdf, normal_isf, normal_sf
 from .outcomes import agreement, refutation
 from .registry import claim
+from .rounding import reproduces
 from .status import CONFIRMED, FAILED, Outcome
 
 _G1 = ("1", "1")   # mu = 1, eps = 1
@@ -102,13 +102,13 @@ def _df_approx_probabilistic():
         return {"mechanism": "Gaussian, mu = 1 (tight: (1, delta(1))-DP)", "delta(1)": _s(delta, 18),
                 "P[L > 1] (pure-DP inequality (1) violated)": _s(up, 18),
                 "P[L <= 1]": _s(1 - up, 18), "1 - delta(1)": _s(1 - delta, 18)}
-    return refutation("(eps, delta)-DP ... guarantees that (1) holds with probability at least 1 - delta",
+    return refutation('(\\epsilon,\\delta)-DP or approximate DP. The latter guarantees that (1) holds with probability at least ... 1-\\delta',
                       "(eps, delta)-DP bounds P[M(D') in E] <= e^eps P[M(D) in E] + delta for every event E "
                       "(the sup over E of the difference is delta(eps), attained at E = {L > eps}); it does "
                       "not make (1) hold with probability 1 - delta: G_1 has P[L <= 1] = 0.6915 < 0.8731",
                       counterexample, corrected,
                       "privacy loss L = log(q/p)(Y), Y ~ N(1,1); P[L > 1] through mp.power of G_1 at the level "
-                      "of the event {L > 1}; delta(1) through mp.profile_delta; both against the Gaussian law")
+                      "of the event {L > 1}; delta(1) through mp.profile_delta; both against the Gaussian law", kind='statement')
 
 
 @claim("KZ-S2.1-PDP", ("002",), KZ + ", Section 2.1, lines 37 and 40", "statement",
@@ -178,13 +178,12 @@ def _df_def6_range():
                 "for all p_prior in [0;1]' fails for every mechanism",
                 "URS mu = 1, n = 5 (toolkit class: catastrophic)": "at p_prior = 0, p_post(alpha) = 0 for "
                 "every alpha > 0, so 'sup_alpha p_post = 1 for all p_prior in [0;1]' fails for every mechanism"}
-    return refutation("a mechanism fails if for all p_prior in [0;1], sup_alpha p_post = 1; fails gracefully "
-                      "if for all alpha and p_prior in [0;1], p_post < 1",
+    return refutation('is said to fail if for all ... p_{prior}\\in[0;1] ... \\sup_{\\alpha}p_{\\text{posterior}}=\\sup_{\\alpha}\\frac ... =1. ... Moreover, if for all ... p_{\\text{prior}}\\in[0;1] ... p_{\\text{posterior}}<1, ... is said to fail gracefully',
                       "quantify over p_prior in (0, 1): then Theorem 1's classes are non-empty (Laplace: "
                       "sup p_post = pi e^eps/(1 - pi + pi e^eps) = 0.7311 at pi = 1/2; Gaussian: p_post < 1, "
                       "sup 1 not attained; URS: f(0) < 1, sup 1 attained)",
                       counterexample, corrected,
-                      "posterior from Bayes' rule with 1 - f from mp.power; classes from numeric.risk.classify")
+                      "posterior from Bayes' rule with 1 - f from mp.power; classes from numeric.risk.classify", kind='statement')
 
 
 @claim("DF-Errata-Thm2-asymptotic", ("000",), DF + ", Theorem 2, line 272", "statement",
@@ -228,11 +227,11 @@ def _df_thm2_asymptotic():
                                   "condition holds, while rho = lim (1 - f)/alpha = oo (numeric.risk.classify): "
                                   "(6) fails")
         return out
-    return refutation("(6) holds true when there exists rho >= 1 such that f_mu(alpha) ~ 1 - rho alpha",
+    return refutation('(6) holds true when there exists ... \\rho\\geq 1 such that ... f_{\\mu}(\\alpha)\\sim 1-\\rho\\times\\alpha',
                       "(6) holds iff 1 - f(alpha) ~ rho alpha as alpha -> 0, rho = lim (1 - f)/alpha = "
                       "-f'(0+) in [1, oo) (e = 2.71828 for Laplace(1); oo for the Gaussian)",
                       counterexample, corrected,
-                      "1 - f of G_1 through mp.power at alpha = 1e-20, 1e-100, 1e-300; rho through numeric.risk")
+                      "1 - f of G_1 through mp.power at alpha = 1e-20, 1e-100, 1e-300; rho through numeric.risk", kind='formula')
 
 
 @claim("DF-Errata-Thm2-proof-direction", ("000",), DF + ", Appendix A, proof of Theorem 2, line 522", "statement",
@@ -262,13 +261,13 @@ def _df_thm2_direction():
         if not _gt(mpmath.mpf("0.5"), f):
             return None
         return {"mechanism": "Gaussian, mu = 1", "alpha": "0.5", "f(alpha)": _s(f, 18), "1 - alpha": "0.5"}
-    return refutation("the trade-off function f_mu is lower bounded by 1 - alpha",
+    return refutation('the trade-off function ... f_{\\mu} is lower bounded by ... 1-\\alpha',
                       "f(alpha) <= 1 - alpha for every trade-off function, i.e. 1 - f(alpha) >= alpha "
                       "(what the argument needs)", counterexample, corrected,
-                      "f through mp.tradeoff/mp.power of G_1 and Laplace(1)")
+                      "f through mp.tradeoff/mp.power of G_1 and Laplace(1)", kind='statement')
 
 
-@claim("DF-Errata-Cor2-proof-direction", ("000",), DF + ", Appendix A, proof of Corollary 2, line 540", "statement",
+@claim("DF-Errata-Cor2-proof-direction", ("000",), DF + ", Appendix A, proof of Corollary 2, lines 540-542", "statement",
        "'the trade-off function of an eps-DP mechanism is upper bounded by (3) with delta = 0 ... f(alpha) <= "
        "1 - e^eps alpha, which yields (1 - f(alpha))/alpha <= e^eps': both inequalities are reversed; eps-DP "
        "gives f >= f_{eps,0} >= 1 - e^eps alpha, hence (1 - f)/alpha <= e^eps",
@@ -308,12 +307,11 @@ def _df_cor2_direction():
         return {"mechanism": "Laplace, eps = 1 (eps-DP)", "alpha": a, "f(alpha)": _s(f, 18),
                 "f_{1,0}(alpha) ('upper bound')": _s(f10, 18), "1 - e alpha": _s(lin, 18),
                 "(1 - f)/alpha": _s(mp.power(lap, a, DIG) / _mpf(a), 18)}
-    return refutation("the trade-off function of an eps-DP mechanism is upper bounded by (3) with delta = 0 ... "
-                      "f(alpha) <= 1 - e^eps alpha, which yields (1 - f(alpha))/alpha <= e^eps",
+    return refutation('the trade-off ... f_{\\mu} function of an ... \\epsilon-DP mechanism ... is upper bounded by equation (3) with ... \\delta=0 ... f_{\\mu}(\\alpha)\\leq 1-e^{\\epsilon}\\alpha, which yields ... \\frac{1-f_{\\mu}(\\alpha)}{\\alpha}\\leq e^{\\epsilon}',
                       "eps-DP gives the lower bound f >= f_{eps,0} >= 1 - e^eps alpha for all alpha, hence "
                       "(1 - f)/alpha <= e^eps and rho <= e^eps (the conclusion of Corollary 2 holds; equality for "
                       "Laplace)", counterexample, corrected,
-                      "Laplace(1) and f_{1,0} through mp.tradeoff; the corrected bound swept over alpha down to 1e-300")
+                      "Laplace(1) and f_{1,0} through mp.tradeoff; the corrected bound swept over alpha down to 1e-300", kind='statement')
 
 
 @claim("DF-Errata-Cor2-threshold", ("000",), DF + ", Appendix A, proof of Corollary 2, line 540", "statement",
@@ -348,11 +346,11 @@ def _df_cor2_threshold():
             return None
         return {f"eps = {k}: printed threshold": _s(v, 12) for k, v in vals.items()} | {
             "consequence": "no alpha in [0, 1] satisfies alpha < threshold"}
-    return refutation("for any alpha < (e^eps - e^-eps)/(1 - e^eps)",
+    return refutation('for any ... \\alpha<(e^{\\epsilon}-e^{-\\epsilon})/(1-e^{\\epsilon})',
                       "the linear piece of f_{eps,0} is active for alpha <= 1/(1 + e^eps) (0.475, 0.269, 0.0759 at "
                       "eps = 0.1, 1, 2.5); the argument needs no threshold (f >= f_{eps,0} >= 1 - e^eps alpha "
                       "for all alpha)", counterexample, corrected,
-                      "the printed threshold evaluated by numeric.mp; f_{eps,0} by mp.tradeoff of derive.approx_dp")
+                      "the printed threshold evaluated by numeric.mp; f_{eps,0} by mp.tradeoff of derive.approx_dp", kind='formula')
 
 
 @claim("DF-Errata-Eq-tradeoff-printed", ("000",), DF + ", Section 2.2, line 110", "statement",
@@ -382,10 +380,10 @@ def _df_eq_tradeoff():
             return None
         return {f"alpha = {a}: F{{F^-1(alpha) - 1}}": f"{_s(v, 15)} > 1 - alpha = {_s(1 - _mpf(a), 3)}"
                 for a, v in vals.items()} | {"mechanism": "Gaussian, mu = 1"}
-    return refutation("f_mu(alpha) = F{F^-1(alpha) - mu}",
+    return refutation('f_{\\mu}(\\alpha)=F\\left\\{F^{-1}(\\alpha)-\\mu\\right\\}',
                       "f_mu(alpha) = F{F^-1(1 - alpha) - mu} (as in the appendix, line 528): G_1(0.9) = 0.011258",
                       counterexample, corrected,
-                      "printed form evaluated by numeric.mp; the record's form and mp.tradeoff against the normal law")
+                      "printed form evaluated by numeric.mp; the record's form and mp.tradeoff against the normal law", kind='formula')
 
 
 # ---- section 5.2 and Figure 5: the one-sided Z-test model (sigma = 0.25, m = 0.2, Delta_q = 1/n)
@@ -438,13 +436,11 @@ def _df_s52_criterion():
                                    "mu = Delta_q / sqrt((m/(z_alpha - z_target))^2 - sigma^2/n)")
         if out.status is not CONFIRMED:
             return out
-        # the printed values are the fit rounded (7.9, 0.048) or truncated (0.28)
+        # the printed values are the fit rounded (7.9, 0.048) or truncated (0.28): the rule of rounding.py
         for n, p in zip(ns, printed):
-            fit = Decimal(mpmath.nstr(state[n][0], 20))
-            q = Decimal(p)
-            exp_ = Decimal(1).scaleb(q.as_tuple().exponent)
-            if fit.quantize(exp_, ROUND_HALF_EVEN) != q and fit.quantize(exp_, ROUND_DOWN) != q:
-                return Outcome(FAILED, detail=f"n = {n}: the fit {fit} neither rounds nor truncates to {p}")
+            if not reproduces(p, state[n][0]):
+                return Outcome(FAILED, detail=f"n = {n}: the fit {_s(state[n][0], 20)} neither rounds nor truncates "
+                                              f"to {p}")
         return out
 
     def counterexample():
@@ -455,11 +451,10 @@ def _df_s52_criterion():
                 for n, a, p in zip(ns, asp, printed)} | {
             "trend": "increasing in n, the printed values decrease",
             "n = 100 under the power criterion": f"{_s(state[100][0], 10)}: 0.28 is this value truncated"}
-    return refutation("type II error beta at alpha = 0.05 does not increase by more than 1% ... mu_min = 7.9, "
-                      "0.28, 0.048 for n = 15, 100, 500",
+    return refutation('the type II error ... at level ... \\alpha=0.05 being a very common standard, does not increase by more than ... 1\\% ... \\mu_{\\min}=7.9,0.28,0.048 for ... n=15,100,500',
                       "power (1 - beta) at alpha = 0.01 does not decrease by more than 1%: mu_min = 7.910, 0.2860, "
-                      "0.04819 (rounded 7.9, 0.29, 0.048)", counterexample, corrected,
-                      "numeric.design.ztest_min_mu (sigma = 0.25, m = 0.2, Delta_q = 1/n) against the closed form")
+                      "0.04819, which print as 7.9, 0.28 and 0.048 (rounded, truncated, rounded)", counterexample, corrected,
+                      "numeric.design.ztest_min_mu (sigma = 0.25, m = 0.2, Delta_q = 1/n) against the closed form", kind='statement')
 
 
 @claim("DF-Errata-S5.2-power-inequality", ("000",), DF + ", Section 5.2, line 446", "statement",
@@ -491,11 +486,10 @@ def _df_s52_power():
             out[f"n = {n}, mu = 1e-6"] = f"power {_s(pw, 12)}, beta = {_s(1 - pw, 12)} >= 0.8"
         out["consequence"] = "beta_mu >= 0.8 holds for every mu below these (the power decreases as mu -> 0)"
         return out
-    return refutation("mu chosen as the smallest value that ensures a test power of at least 0.8, i.e., "
-                      "beta_mu(alpha) >= 0.8",
+    return refutation('can be chosen as the smallest value that ensures a test power of at least 0.8 ... \\beta_{\\mu}(\\alpha)\\geq 0.8',
                       "power >= 0.8 is beta_mu(alpha) <= 0.2; the smallest such mu at alpha = 0.05 is 1.3891, "
                       "0.13080, 0.025108 for n = 15, 100, 500", counterexample, corrected,
-                      "numeric.design.ztest and ztest_min_mu (sigma = 0.25, m = 0.2, Delta_q = 1/n)")
+                      "numeric.design.ztest and ztest_min_mu (sigma = 0.25, m = 0.2, Delta_q = 1/n)", kind='formula')
 
 
 @claim("DF-Errata-Fig5-mu>=1", ("000",), DF + ", Section 4, line 352 (Fig. 5)", "statement",
@@ -528,11 +522,10 @@ def _df_fig5():
             return None
         return {"n": "15", "mu": "1", "alpha0": "0.01", "m": "0.2", "power": _s(z.power, 12),
                 "unprotected power": _s(z.power_unprotected, 12), "relative loss": _s(z.relative_loss, 6)}
-    return refutation("statistical power remains virtually unaffected for privacy parameters mu >= 1, across all "
-                      "sample sizes",
+    return refutation('statistical power remains virtually unaffected for privacy parameters ... \\mu\\geq 1, across all sample sizes',
                       "the relative power loss at m = 0.2 is <= 1% for mu >= 10 at n = 15 (0.775 vs 0.780) and for "
                       "mu >= 1 at n >= 100", counterexample, corrected,
-                      "numeric.design.ztest (sigma = 0.25, alpha0 = 0.01, Delta_q = 1/n)")
+                      "numeric.design.ztest (sigma = 0.25, alpha0 = 0.01, Delta_q = 1/n)", kind='statement')
 
 
 @claim("DF-Fig4-Laplace-stronger", ("000",), DF + ", Section 3.2.2, line 307 (Fig. 4)", "statement",

@@ -6,7 +6,6 @@ How these claims are built and what REFUTED means here: ``proofs_check.errata_co
 from __future__ import annotations
 
 import math
-from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
 
 import mpmath
 
@@ -26,61 +25,63 @@ from .errata_common import (
     _mpf,
     _s,
     _sweep,
+    printed_numbers,
+    unverifiable,
 )
 from .grid import brute_max, laplace_sf
 from .outcomes import agreement, refutation
 from .registry import claim
+from .rounding import reproduces
 from .status import CONFIRMED, FAILED, Outcome
 
 
-@claim("LXM-Errata-PD-lambda-branch2", ("001",), LXM + ", Section 4.1.5, lines 880-884", "statement",
-       "'Combining Eq. 6 and Eq. 8, lambda = e^-eps/(4 alpha^2) if alpha in [0, 0.5], or e^-eps/(4(1 - alpha)^2) "
-       "if alpha in (0.5, 1]': the second branch is inverted; Eq. 6's threshold in Eq. 8 gives "
-       "4(1 - alpha)^2 e^-eps",
-       latex=r"\lambda=e^{\varepsilon(2\theta-1)},\ \theta=\tfrac{\log 2(1-\alpha)}{\varepsilon}\Rightarrow"
-             r"\lambda=4(1-\alpha)^2e^{-\varepsilon}\ (\alpha>\tfrac12)")
+@claim("LXM-Errata-PD-lambda-branch2", ("001",), LXM + ", Section 4.1.5, lines 878-884", "statement",
+       "the likelihood-ratio threshold lambda of the Neyman-Pearson test of Laplace noise (Q(D') = 0, Q(D) = 1, "
+       "scale 1/eps) at level alpha is e^-eps/(4 alpha^2) for alpha in [e^-eps/2, 1/2] (Eq. 6 in Eq. 8) and "
+       "e^-eps, the ratio's minimum, for alpha in (1/2, 1]: there the threshold theta is negative, the ratio is "
+       "constant and Eq. 8 does not apply.  The seed's second branch lost its layout in the extraction "
+       "('e\ufffd \ufffd / 4(1 \ufffd \ufffd )2', no fraction bar), so what the paper printed is unverifiable",
+       latex=r"\lambda(\alpha)=\begin{cases}e^{-\varepsilon}/(4\alpha^2)&\alpha\in[e^{-\varepsilon}/2,\tfrac12]\\"
+             r"e^{-\varepsilon}&\alpha\in(\tfrac12,1]\end{cases}")
 def _lxm_lambda():
     eps, lap = "1", derive.laplace("1")
-    state = {}
 
-    def corrected():
-        rows = []
+    def ratio(th, e):
+        """dQ(D)/dQ(D') at theta: Laplace densities of mean 1 and 0, scale 1/eps."""
+        return mpmath.exp(-e * abs(th - 1)) / mpmath.exp(-e * abs(th))
+
+    def rows():
+        out = []
         with mpmath.workdps(WDPS):
             e = _mpf(eps)
             for a in ("0.6", "0.75", "0.9"):
                 th = NA.pr(lap, a, DIG).threshold
-                state[a] = th
-                rows.append(({"alpha": a, "what": "Eq. 6 threshold (numeric.attack.pr) vs log(2(1 - alpha))/eps"},
-                             th, mpmath.log(2 * (1 - _mpf(a))) / e))
-                rows.append(({"alpha": a, "what": "Eq. 8 lambda at that threshold vs 4(1 - alpha)^2 e^-eps"},
-                             mpmath.exp(e * (2 * th - 1)), 4 * (1 - _mpf(a)) ** 2 * mpmath.exp(-e)))
-                rows.append(({"alpha": a, "what": "P_FA at the threshold vs alpha"},
-                             laplace_sf(th, 0, 1 / e), _mpf(a)))
-            a = "0.3"
-            th = NA.pr(lap, a, DIG).threshold
-            rows.append(({"alpha": a, "what": "first branch e^-eps/(4 alpha^2) vs the likelihood ratio at theta"},
-                         mpmath.exp(-e) / (4 * _mpf(a) ** 2), mpmath.exp(-e * abs(th - 1)) / mpmath.exp(-e * abs(th))))
-        return agreement(rows, TOL, "Laplace(eps = 1), Q(D') = 0, Q(D) = 1: thresholds of numeric.attack.pr "
-                                    "against the Laplace tail; Eq. 8 at them; the first branch is the true LR")
-
-    def counterexample():
-        out = {}
-        with mpmath.workdps(WDPS):
-            e = _mpf(eps)
-            for a in ("0.75", "0.9"):
-                lam = mpmath.exp(e * (2 * state[a] - 1))
-                printed = mpmath.exp(-e) / (4 * (1 - _mpf(a)) ** 2)
-                if not _gt(printed, 10 * lam):
-                    return None
-                out[f"alpha = {a}"] = f"Eq. 6 in Eq. 8: {_s(lam, 15)}; printed: {_s(printed, 15)}"
-            out["range"] = "the printed 9.197 at alpha = 0.9 exceeds e^eps = 2.718, outside [e^-eps, e^eps]"
+                out.append(({"alpha": a, "what": "Eq. 6 threshold (numeric.attack.pr) vs log(2(1 - alpha))/eps"},
+                            th, mpmath.log(2 * (1 - _mpf(a))) / e))
+                out.append(({"alpha": a, "what": "likelihood ratio at that threshold vs e^-eps"},
+                            ratio(th, e), mpmath.exp(-e)))
+                out.append(({"alpha": a, "what": "P_FA at the threshold vs alpha"}, laplace_sf(th, 0, 1 / e), _mpf(a)))
+            for a in ("0.3", "0.2"):
+                th = NA.pr(lap, a, DIG).threshold
+                out.append(({"alpha": a, "what": "first branch e^-eps/(4 alpha^2) vs the likelihood ratio at theta"},
+                            mpmath.exp(-e) / (4 * _mpf(a) ** 2), ratio(th, e)))
         return out
-    return refutation("lambda = e^-eps/(4 alpha^2) if alpha in [0, 0.5], or e^-eps/(4(1 - alpha)^2) if alpha in (0.5, 1]",
-                      "for alpha in (0.5, 1] Eq. 6 in Eq. 8 gives lambda = 4(1 - alpha)^2 e^-eps (0.09197 at eps = 1, "
-                      "alpha = 0.75); the first branch is right", counterexample, corrected,
-                      "thresholds through numeric.attack.pr of Laplace(1)")
+    out = agreement(rows(), TOL, "Laplace(eps = 1), Q(D') = 0, Q(D) = 1: thresholds of numeric.attack.pr against "
+                                 "the Laplace tail; the likelihood ratio at them from the two densities")
+    return unverifiable(out, "Liu et al. (2019), Section 4.1.5, lines 878-884",
+                        "the second branch's layout: whether (1 - alpha)^2 divides or multiplies e^-eps "
+                        "('e\ufffd \ufffd / 4(1 \ufffd \ufffd )2' has no fraction bar)",
+                        "the likelihood-ratio threshold at level alpha of the Laplace Neyman-Pearson test; for "
+                        "alpha > 1/2 it is e^-eps, which neither reading of the printed branch gives")
 
 
+#: Table 1 as the extraction holds it (lines 774-784; beta, eps and the dashes are U+FFFD there)
+_TABLE1_QUOTE_PLATEAU = ("F \ufffdscore 0.55 0.58 0.62 0.67 0.76 0.83 0.9 0.95 ... \ufffd = 0 :5 0.22 ... "
+                         "\ufffd = 0 :8 \ufffd \ufffd 0.49 ... \ufffd = 1 :5 \ufffd \ufffd \ufffd \ufffd 1.17 ... "
+                         "\ufffd = 2 \ufffd \ufffd \ufffd \ufffd \ufffd 1.61")
+_TABLE1_QUOTE_TRUNCATED = ("F \ufffdscore 0.55 0.58 0.62 0.67 0.76 0.83 0.9 0.95 ... \ufffd = 0 :5 0.22 0.34 0.55 0.82 ... "
+                           "\ufffd = 1 \ufffd \ufffd \ufffd 0.71 1.4 2.12 ... \ufffd = 1 :5 \ufffd \ufffd \ufffd "
+                           "\ufffd 1.17 1.88 2.99 4.41")
 _PLATEAU_CELLS = (("0.5", "0.55", "0.22"), ("0.8", "0.62", "0.49"), ("1.5", "0.76", "1.17"), ("2", "0.83", "1.61"))
 _TRUNC_CELLS = (("0.5", "0.67", "0.82"), ("1", "0.67", "0.71"), ("1", "0.83", "2.12"), ("1.5", "0.9", "2.99"),
                 ("1.5", "0.95", "4.41"))
@@ -123,33 +124,25 @@ def _lxm_plateau():
                                     "so its minimum is the plateau)")
         if out.status is CONFIRMED:
             for beta, _, pr in _PLATEAU_CELLS:
-                tp = Decimal(mpmath.nstr(mpmath.log(1 + _mpf(beta) ** 2), 20))
-                if tp.quantize(Decimal("0.01"), ROUND_HALF_EVEN) != Decimal(pr) and \
-                        tp.quantize(Decimal("0.01"), ROUND_DOWN) != Decimal(pr):
-                    return Outcome(FAILED, detail=f"beta = {beta}: log(1 + beta^2) = {tp} is not the printed {pr}")
+                tp = mpmath.log(1 + _mpf(beta) ** 2)
+                if not reproduces(pr, tp):
+                    return Outcome(FAILED, detail=f"beta = {beta}: log(1 + beta^2) = {_s(tp, 20)} is not the printed {pr}")
             out.detail += "; each printed value is log(1 + beta^2) to two decimals"
         return out
 
-    def counterexample():
-        out = {}
-        for beta, f, pr in _PLATEAU_CELLS:
-            inv = NA.fscore_inverse(beta, f, digits=DIG)
-            fs = NA.fscore_optimum(derive.laplace(pr), beta, DIG).fscore
-            if inv.eps is not None or not _gt(fs, _mpf(f)):
-                return None
-            out[f"beta = {beta}, F = {f}"] = f"printed {pr}; F*_beta({pr}) = {_s(fs, 10)} > {f}; no eps qualifies"
-        return out
-    return refutation("Table 1 cells (beta, F) = (0.5, 0.55): 0.22, (0.8, 0.62): 0.49, (1.5, 0.76): 1.17, "
-                      "(2, 0.83): 1.61",
-                      "these cells should be empty: F is below the plateau (1 + beta^2)/(2 + beta^2) (0.5556, "
-                      "0.6212, 0.7647, 0.8333) that F*_beta never goes under; the printed numbers are the turning "
-                      "points log(1 + beta^2)", counterexample, corrected,
-                      "numeric.attack.fscore_inverse and fscore_optimum (Laplace, Eq. 12)")
+    def values():   # no eps qualifies (None): the printed cell differs whatever its digits
+        return [(pr, NA.fscore_inverse(beta, f, digits=DIG).eps) for beta, f, pr in _PLATEAU_CELLS]
+    return printed_numbers(_TABLE1_QUOTE_PLATEAU,
+                           "these cells should be empty: F is below the plateau (1 + beta^2)/(2 + beta^2) (0.5556, "
+                           "0.6212, 0.7647, 0.8333) that F*_beta never goes under; the printed numbers are the turning "
+                           "points log(1 + beta^2)", tuple(f"LXM-Table1:beta={b}:F={f}" for b, f, _ in _PLATEAU_CELLS),
+                           values, corrected, "numeric.attack.fscore_inverse and fscore_optimum (Laplace, Eq. 12)")
 
 
-@claim("LXM-Errata-Table1-truncated", ("001",), LXM + ", Table 1, lines 772-786", "statement",
-       "five cells of Table 1 are truncated, not rounded, to two decimals: 0.82, 0.71, 2.12, 2.99, 4.41 for "
-       "0.8258, 0.7157, 2.1283, 2.9969, 4.4158",
+@claim("LXM-Errata-Table1-truncated", ("001",), LXM + ", Table 1, lines 774-784", "statement",
+       "five cells of Table 1 print eps_max truncated to two decimals: 0.82, 0.71, 2.12, 2.99, 4.41 for "
+       "0.8258, 0.7157, 2.1283, 2.9969, 4.4158.  Truncation keeps F*_beta at the printed eps at or below the bound, "
+       "as the table's definition (the largest eps with F*_beta <= F) asks: reproduced, not an erratum",
        latex=r"\varepsilon_{\max}=0.8258,0.7157,2.1283,2.9969,4.4158")
 def _lxm_truncated():
     state = {}
@@ -164,24 +157,14 @@ def _lxm_truncated():
         return agreement(rows, 1e-9, "the eps of numeric.attack.fscore_inverse gives back F under a brute-force "
                                      "maximum of F_beta over the threshold")
 
-    def counterexample():
-        out = {}
-        for beta, f, pr in _TRUNC_CELLS:
-            eps = state[(beta, f)]
-            d = Decimal(mpmath.nstr(eps, 20))
-            if not (d.quantize(Decimal("0.01"), ROUND_DOWN) == Decimal(pr)
-                    and d - Decimal(pr) > Decimal("0.005") * (1 + Decimal("1e-9"))):
-                return None
-            out[f"beta = {beta}, F = {f}"] = (f"eps_max = {_s(eps, 10)}, rounds to "
-                                             f"{d.quantize(Decimal('0.01'), ROUND_HALF_EVEN)}, printed {pr}")
-        return out
-    return refutation("Table 1 cells (0.5, 0.67): 0.82, (1, 0.67): 0.71, (1, 0.83): 2.12, (1.5, 0.9): 2.99, "
-                      "(1.5, 0.95): 4.41",
-                      "rounded to two decimals: 0.83, 0.72, 2.13, 3.00, 4.42", counterexample, corrected,
-                      "numeric.attack.fscore_inverse (closed-form inverse of Eq. 12)")
+    def values():
+        return [(pr, state[(beta, f)]) for beta, f, pr in _TRUNC_CELLS]
+    return printed_numbers(_TABLE1_QUOTE_TRUNCATED, "eps_max truncated to two decimals (0.8258, 0.7157, 2.1283, 2.9969, "
+                           "4.4158): the printed cells", tuple(f"LXM-Table1:beta={b}:F={f}" for b, f, _ in _TRUNC_CELLS),
+                           values, corrected, "numeric.attack.fscore_inverse (closed-form inverse of Eq. 12)")
 
 
-@claim("LXM-Errata-GaussSigma-range", ("001",), LXM + ", Section 4.3, lines 953-961", "statement",
+@claim("LXM-Errata-GaussSigma-range", ("001",), LXM + ", Section 4.3, lines 951-961", "statement",
        "the classical calibration sigma = sqrt(2 log(1.25/delta)) Delta Q/eps is stated without eps < 1; it is "
        "not (eps, delta)-DP for large eps (delta = 1e-5, eps = 9: exact delta(9) = 1.359e-5)",
        latex=r"\sigma=\sqrt{2\log(1.25/\delta)}/\varepsilon:\ \delta(9)=1.359\cdot10^{-5}>10^{-5}")
@@ -212,8 +195,7 @@ def _lxm_gauss_range():
             return None
         return {"eps": "9", "delta": delta, "mu = eps/sqrt(2 log(1.25/delta))": _s(mu_of("9"), 10),
                 "exact delta(9)": _s(got, 12)}
-    return refutation("Gaussian noise with sigma = sqrt(2 log(1.25/delta)) Delta Q/eps gives (eps, delta)-DP "
-                      "(no range of eps stated; Fig. 4 varies eps)",
+    return refutation('One of the most popular mecha- nisms to achieve (�; � )-DP is the Gaussian perturbation mechanism, where aGaussian noise with zero mean and standard variant � = ... 2 log(1:25=� )� Q=� is added to ... the query output [16, 18].',
                       "the calibration is (eps, delta)-DP for eps < 1 (Dwork-Roth); for larger eps use the analytic "
                       "Gaussian mechanism", counterexample, corrected,
-                      "mp.profile_delta of derive.classical_gaussian")
+                      "mp.profile_delta of derive.classical_gaussian", kind='statement')

@@ -51,7 +51,7 @@ def _su_tv():
     return refutation("the total variation distance ... is not inappropriate for a privacy definition",
                       "the total variation distance is inappropriate for a privacy definition: TV = 0.01 allows "
                       "releasing a record outright with probability 0.01", counterexample, corrected,
-                      "mp.profile_delta (TV = delta(0)), mp.tradeoff and numeric.risk of derive.uniform_sampling")
+                      "mp.profile_delta (TV = delta(0)), mp.tradeoff and numeric.risk of derive.uniform_sampling", kind='statement')
 
 
 @claim("SU-Thm5-tight", ("004",), SU + ", Theorem 5, line 98", "statement",

@@ -22,8 +22,8 @@ from __future__ import annotations
 import mpmath
 
 from .grid import laplace_cdf, laplace_sf, normal_cdf, normal_isf, normal_sf
-from .outcomes import agreement, minimise
-from .status import CONFIRMED, FAILED, PROVEN, Outcome
+from .outcomes import agreement, inequality, refutation
+from .status import CONFIRMED, PROVEN, Outcome
 
 DF = "de Fondeville (2026), arXiv:2603.12753v1"
 LXM = "Liu, He, Chanyaswad, Wang, Mittal (2019), PoPETs"
@@ -81,30 +81,10 @@ def _all(*parts, detail: str = "") -> Outcome:
 def _sweep(cases, lo: float, hi: float, detail: str, point_name: str = "alpha", grid_points=(),
            grid: int = 13, iterations: int = 14) -> Outcome:
     """``margin(point) >= 0`` (relative slack) on ``grid_points`` and by an adversarial search over
-    ``log10 point`` in [lo, hi] (a short grid then golden section, outcomes.minimise)."""
-    worst, where, points = None, None, 0
-
-    def fail(at, value):
-        return Outcome(FAILED, detail=detail, worst_at=at, method="numeric, grid + adversarial search",
-                       counterexample={**at, "margin": mpmath.nstr(value, 5)})
-    for label, margin in cases:
-        for text in grid_points:
-            value = margin(text)
-            points += 1
-            if value < -TOL:
-                return fail({"case": label, point_name: text}, value)
-            if worst is None or value < worst:
-                worst, where = value, {"case": label, point_name: text}
-        value, t, n = minimise(lambda t: margin(_dec(mpmath.power(10, mpmath.mpf(t)), 17)), lo, hi,
-                               grid=grid, starts=1, iterations=iterations)
-        points += n
-        at = {"case": label, point_name: _dec(mpmath.power(10, mpmath.mpf(t)), 17)}
-        if value < -TOL:
-            return fail(at, value)
-        if worst is None or value < worst:
-            worst, where = value, at
-    return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), worst_at=where, points=points, detail=detail,
-                   method="numeric, grid + adversarial search")
+    ``log10 point`` in [lo, hi]: :func:`~proofs_check.outcomes.inequality` with this module's
+    tolerance and a short search (one start)."""
+    return inequality(cases, TOL, detail, lo=lo, hi=hi, grid_points=grid_points, point_name=point_name,
+                      search={"grid": grid, "starts": 1, "iterations": iterations})
 
 
 # independent references (plain mpmath, from the definitions of the distributions)
@@ -164,3 +144,47 @@ def _gdp_delta_closed(mu, eps):
 
 def _rows_ok(rows, detail):
     return lambda: agreement(rows() if callable(rows) else rows, TOL, detail)
+
+
+def printed_numbers(paper_says: str, holds_instead: str, ids: tuple[str, ...], values, corrected,
+                    detail: str = "") -> Outcome:
+    """A statement about printed numbers, judged by the one rule of :mod:`proofs_check.rounding`.
+
+    ``ids`` are the ``dp-derive reproduce`` entries of the numbers, ``values()`` returns one
+    ``(printed, computed)`` pair per id (the computed value in the printed unit: percent for a
+    printed '48%').  REFUTED (an erratum of kind ``"number"``) only when a computed value neither
+    rounds nor truncates to its printed number; when every one does, CONFIRMED with the reading
+    of each.  ``corrected()`` checks the computed values against independent forms first.
+    """
+    from .rounding import verdict
+    seen = {}
+
+    def counterexample():
+        pairs = list(values())
+        if len(pairs) != len(ids):
+            raise ValueError(f"{len(ids)} reproduce ids but {len(pairs)} printed numbers")
+        bad = {}
+        for rid, (printed, computed) in zip(ids, pairs):
+            status, how = verdict(printed.rstrip("%"), computed)
+            seen[rid] = f"{printed} <- {_s(computed, 10)} ({how or 'differs'})"
+            if status != "reproduced":
+                bad[rid] = (f"printed {printed}, but no value exists" if computed is None else
+                            f"printed {printed}, computed {_s(computed, 10)}"
+                            f"{'%' if printed.endswith('%') else ''}: neither rounds nor truncates to it")
+        return bad or None
+    out = refutation(paper_says, holds_instead, counterexample, corrected, detail, kind="number", printed=ids)
+    if out.status is CONFIRMED:
+        out.detail = (f"every printed number reproduced: {'; '.join(seen.values())}; "
+                      f"{out.detail.split('; ', 1)[-1]}")
+        out.extra = {**(out.extra or {}), "printed": list(ids)}
+    return out
+
+
+def unverifiable(out: Outcome, where: str, missing: str, reading: str) -> Outcome:
+    """Mark ``out`` (the check of a correct statement from the literature) as standing where the
+    seed text lost what the paper printed: no erratum can be reported there (``proofs_check.verdicts``,
+    rule 2).  ``extra`` records ``paper = 'unverifiable'``, the lines, what is missing and the reading
+    that was checked instead; ``dp-derive reproduce --errata`` lists such rows apart from the errata."""
+    out.extra = {**(out.extra or {}), "paper": "unverifiable", "where": where, "missing": missing,
+                 "reading": reading}
+    return out

@@ -121,14 +121,16 @@ def relative_error(value, reference):
 
 def agreement(rows: Iterable, tolerance, detail: str, extra_points: int = 0,
               method: str = "numeric") -> Outcome:
-    """CONFIRMED when every ``(context, value, reference)`` row agrees within ``tolerance``.
+    """CONFIRMED when every ``(context, value, reference)`` row agrees within ``tolerance``;
+    INCONCLUSIVE when there is no row (nothing was compared).
 
     The error is relative (absolute when the reference is 0), computed at 60 digits.  The first
     row beyond the tolerance gives FAILED with its context and both values; otherwise the margin
     is the worst error, ``worst_at`` its context and ``points`` the number of rows.
     """
-    worst, worst_at, points = mpmath.mpf(0), None, extra_points
+    worst, worst_at, points, seen = mpmath.mpf(0), None, extra_points, 0
     for context, value, reference in rows:
+        seen += 1
         err, v, r = relative_error(value, reference)
         points += 1
         if not err <= tolerance:   # also catches NaN
@@ -137,6 +139,8 @@ def agreement(rows: Iterable, tolerance, detail: str, extra_points: int = 0,
                                            "error": mpmath.nstr(err, 3)})
         if worst_at is None or err > worst:
             worst, worst_at = err, context
+    if not seen:
+        return Outcome(INCONCLUSIVE, detail=f"no rows to compare: {detail}", method=method)
     return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=points, detail=detail,
                    worst_at=worst_at, method=method)
 
@@ -218,6 +222,8 @@ def inequality(cases, tolerance, detail: str, lo: float = -300.0, hi: float = ma
                            counterexample={**where, "margin": mpmath.nstr(value, 5)})
         if worst is None or value < worst:
             worst, worst_at = value, where
+    if worst is None:
+        return Outcome(INCONCLUSIVE, detail=f"no point evaluated: {detail}", method=method)
     return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), worst_at=worst_at, points=points,
                    detail=detail, method=method)
 
@@ -225,20 +231,30 @@ def inequality(cases, tolerance, detail: str, lo: float = -300.0, hi: float = ma
 # ---------------------------------------------------------------------------- paper refutations
 
 
+#: the kinds of erratum (``reproduce --errata --format md`` groups by them)
+ERRATUM_KINDS = ("formula", "number", "statement", "cross-reference", "notation")
+
+
 def refutation(paper_says: str, holds_instead: str, counterexample: Callable[[], dict | None],
-               corrected: Callable[[], Outcome], detail: str = "") -> Outcome:
+               corrected: Callable[[], Outcome], detail: str = "", *, kind: str,
+               printed: tuple[str, ...] = ()) -> Outcome:
     """REFUTED when the paper's statement has a verified counter-example *and* the corrected
     statement holds; CONFIRMED (the paper is right after all) when no counter-example is found
     and the corrected statement holds; FAILED when the corrected statement fails.
 
     ``counterexample()`` returns the inputs and computed values that contradict the paper's
     statement (or None); ``corrected()`` checks ``holds_instead`` and returns its Outcome.
+    ``kind`` is one of :data:`ERRATUM_KINDS`; an erratum of kind ``"number"`` names in ``printed``
+    the ``dp-derive reproduce`` entries of the numbers it is about (they must say ``differs``:
+    the rule of :mod:`proofs_check.rounding`, checked by tests/test_verdict_rules.py).
     """
+    if kind not in ERRATUM_KINDS:
+        raise ValueError(f"erratum kind {kind!r}: one of {', '.join(ERRATUM_KINDS)}")
+    if kind == "number" and not printed:
+        raise ValueError("an erratum about a number names the reproduce entries of the printed numbers")
     fixed = corrected()
     if fixed.status not in (PROVEN, CONFIRMED):
         fixed.detail = f"the corrected statement '{holds_instead}' did not hold: {fixed.detail}"
-        if fixed.status is not FAILED:
-            return fixed
         return fixed
     witness = counterexample()
     if witness is None:
@@ -247,5 +263,5 @@ def refutation(paper_says: str, holds_instead: str, counterexample: Callable[[],
     return Outcome(REFUTED, points=fixed.points + 1, method=fixed.method, margin=fixed.margin,
                    counterexample=witness, worst_at=fixed.worst_at,
                    detail=detail or fixed.detail,
-                   refutation={"paper_says": paper_says, "holds_instead": holds_instead,
-                               "evidence": witness, "corrected_check": fixed.detail})
+                   refutation={"paper_says": paper_says, "holds_instead": holds_instead, "kind": kind,
+                               "printed": list(printed), "evidence": witness, "corrected_check": fixed.detail})

@@ -279,14 +279,8 @@ def _check_text(result: dict) -> str:
 
 
 def _errata_of(result: dict) -> list[dict]:
-    out = []
-    for r in result["claims"]:
-        if r["status"] == "REFUTED" and r.get("refutation"):
-            ref = r["refutation"]
-            out.append({"paper": r.get("paper"), "where": r.get("source"), "paper_says": ref.get("paper_says"),
-                        "holds_instead": ref.get("holds_instead"), "claim": r["id"],
-                        "evidence": ref.get("evidence")})
-    return out
+    from .errata import split
+    return split(result)[0]
 
 
 # ------------------------------------------------------------------------------ check: Markdown
@@ -346,16 +340,25 @@ def _anchor(cid: str) -> str:
 
 
 def _errata_md_body(errata: list[dict]) -> str:
+    """Errata grouped by paper, then by kind (formula, number, statement, cross-reference, notation)."""
+    from .outcomes import ERRATUM_KINDS
     out = []
     for pid in dict.fromkeys(e["paper"] for e in errata):
         title = _paper_title(pid)
-        out += [f"### Paper {md(pid)}" + (f": {md(title)}" if title else ""), "",
-                "| where | the paper says | what holds instead | claim | evidence |", "|---|---|---|---|---|"]
-        for e in errata:
-            if e["paper"] == pid:
+        mine = [e for e in errata if e["paper"] == pid]
+        counts = ", ".join(f"{sum(e.get('kind') == k for e in mine)} {k}" for k in ERRATUM_KINDS
+                           if any(e.get("kind") == k for e in mine))
+        out += [f"### Paper {md(pid)}" + (f": {md(title)}" if title else ""), "", f"{len(mine)} {'erratum' if len(mine) == 1 else 'errata'}: {counts}.", ""]
+        for kind in (*ERRATUM_KINDS, None):
+            group = [e for e in mine if e.get("kind") == kind]
+            if not group:
+                continue
+            out += [f"#### {md(kind or 'unclassified')}", "",
+                    "| where | the paper says | what holds instead | claim | evidence |", "|---|---|---|---|---|"]
+            for e in group:
                 out.append(f"| {md(e['where'])} | {md(e['paper_says'])} | {md(e['holds_instead'])} | "
                            f"{md(e['claim'])} | {md(e['evidence'])} |")
-        out.append("")
+            out.append("")
     return "\n".join(out)
 
 
@@ -495,7 +498,10 @@ def _extras(e: dict) -> list[tuple[str, str]]:
         out.append((label, f"{plain(e['alt_reading'])}: {alt}" if e.get("alt_reading") else alt))
     if e.get("inputs"):
         out.append(("inputs", plain(e["inputs"])))
-    known = {"id", "printed", "computed", "status", "note", "alt_reading", "alt_value", "alt_status", "inputs"}
+    if e.get("reading"):
+        out.append(("reading", f"the computed value {e['reading']} to the printed digits"))
+    known = {"id", "printed", "computed", "status", "note", "alt_reading", "alt_value", "alt_status", "inputs",
+             "reading"}
     for k in sorted(set(e) - known):
         out.append((k, plain(e[k])))
     return out
@@ -591,24 +597,36 @@ def render_reproduce(result: dict, fmt: str = "text") -> str:
 # ------------------------------------------------------------------------------ errata
 
 
-def render_errata(errata: list[dict], fmt: str = "text") -> str:
-    """The errata list (``errata.errata``'s first value) in ``fmt``."""
+def render_errata(errata: list[dict], fmt: str = "text", unverifiable: list[dict] = ()) -> str:
+    """The errata list (``errata.errata``'s first value) in ``fmt``; ``unverifiable`` lists the
+    statements the seed text lost (not errata: what was checked in their place)."""
+    unverifiable = list(unverifiable)
     if fmt == "json":
-        return json.dumps({"errata": errata})
+        return json.dumps({"errata": errata, "unverifiable": unverifiable})
     if fmt == "text":
         lines = []
         for e in errata:
-            lines.append(f"[{e['paper']}] {e['where']} ({e['claim']})")
+            lines.append(f"[{e['paper']}] {e['where']} ({e['claim']}, {e.get('kind')})")
             lines.append(f"    the paper says: {plain(e['paper_says'])}")
             lines.append(f"    what holds:     {plain(e['holds_instead'])}")
             lines.append(f"    evidence:       {plain(e['evidence'])}")
         lines.append(f"{len(errata)} errata")
+        for u in unverifiable:
+            lines.append(f"[{u['paper']}] {u['where']} ({u['claim']}, {u['status']}): unverifiable, the extraction "
+                         f"lost {plain(u['missing'])}; checked instead: {plain(u['reading'])}")
         return "\n".join(lines)
     if fmt == "md":
         head = ["# dp-derive errata", "",
                 f"dp-derive {md(_version())}: {len(errata)} statements of the papers found false, each "
-                "with the claim that shows it.", ""]
-        return "\n".join(head) + (_errata_md_body(errata) if errata else "No erratum.\n")
+                "with the claim that shows it, grouped by paper and kind.", ""]
+        tail = []
+        if unverifiable:
+            tail = ["", "## Unverifiable statements", "", "The seed text lost what the paper printed here, so no "
+                    "erratum can be reported; the claim checks the reading named.", "",
+                    "| where | lost in the extraction | reading checked | claim | status |", "|---|---|---|---|---|"]
+            tail += [f"| {md(u['where'])} | {md(u['missing'])} | {md(u['reading'])} | {md(u['claim'])} | "
+                     f"{md(u['status'])} |" for u in unverifiable]
+        return "\n".join(head) + (_errata_md_body(errata) if errata else "No erratum.\n") + "\n".join(tail)
     if fmt == "latex":
         intro = [f"{len(errata)} statements of the papers found false by the checker, each with what holds "
                  "instead and the claim that shows it (\\texttt{dp-derive check --claim ID}).", ""]

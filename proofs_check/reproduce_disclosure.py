@@ -16,8 +16,6 @@ so its beta is a power).  0.28 is then the computed 0.28597 truncated.
 
 from __future__ import annotations
 
-from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
-
 import mpmath
 import sympy as sp
 
@@ -26,16 +24,7 @@ from derive.special import Phi, PhiInv
 from derive.symbols import alpha as ALPHA, mu as MU
 from numeric import design, mp
 
-
-def _sig(value, digits: int, mode) -> str:
-    """``value`` to ``digits`` significant digits (rounded or truncated), as a decimal string."""
-    d = Decimal(mpmath.nstr(value, 30))
-    exp = d.adjusted() - digits + 1
-    return str(d.quantize(Decimal(1).scaleb(exp), rounding=mode).normalize())
-
-
-def _sig_digits(printed: str) -> int:
-    return len(printed.replace(".", "").lstrip("0"))
+from .rounding import verdict
 
 
 def _mu_min_entries():
@@ -44,17 +33,13 @@ def _mu_min_entries():
         fit = design.ztest_min_mu(n, "0.25", "0.2", "0.01", max_relative_loss="0.01", digits=15).mu
         as_printed = design.ztest_min_mu(n, "0.25", "0.2", "0.05", max_relative_beta_increase="0.01",
                                          digits=15).mu
-        d = _sig_digits(printed)
-        rounded, truncated = _sig(fit, d, ROUND_HALF_EVEN), _sig(fit, d, ROUND_DOWN)
-        status = "reproduced" if Decimal(rounded) == Decimal(printed) else "differs"
+        status, how = verdict(printed, fit)
         note = (f"as printed (|beta_mu - beta|/beta <= 0.01, alpha = 0.05, sigma = 0.25, m = 0.2, Delta_q = 1/n): "
                 f"mu_min = {mpmath.nstr(as_printed, 8)}. Reading that reproduces the printed value: relative "
-                f"power loss (p0 - p)/p0 <= 0.01 at alpha0 = 0.01 (Fig. 5): mu_min = {mpmath.nstr(fit, 10)}, "
-                f"rounded {rounded}")
-        if status == "differs" and Decimal(truncated) == Decimal(printed):
-            note += f"; the printed {printed} is this value truncated, not rounded"
+                f"power loss (p0 - p)/p0 <= 0.01 at alpha0 = 0.01 (Fig. 5): mu_min = {mpmath.nstr(fit, 10)}"
+                + (f", {how} to the printed digits" if how else ", not the printed digits"))
         out.append({"id": f"DF-S5.2:mu_min:n={n}", "printed": printed, "computed": mpmath.nstr(fit, 8),
-                    "alt_value": mpmath.nstr(as_printed, 8), "status": status, "note": note})
+                    "alt_value": mpmath.nstr(as_printed, 8), "status": status, "note": note, **({"reading": how} if how else {})})
     return out
 
 

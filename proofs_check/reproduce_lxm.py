@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import mpmath
 
-from .rounding import ROUND_DOWN, ROUND_HALF_EVEN, decimals, rounded, same
+from .rounding import mark, reading
 
 # Liu et al. (2019) Table 1: the maximal eps under a required bound on F_beta (Laplace mechanism).
 _LXM_BOUNDS = ("0.55", "0.58", "0.62", "0.67", "0.76", "0.83", "0.9", "0.95")
@@ -40,17 +40,17 @@ def entries():
                                  f"{bound}: no eps exists by Eq. 12. Reading that reproduces it: the column is "
                                  f"the plateau value {mpmath.nstr(plateau, 4)} printed to 2 digits and the cell "
                                  f"is the turning point tau = log(1 + beta^2) = {mpmath.nstr(tau, 6)}"
-                                 + (" (rounded)" if same(printed, tau, ROUND_HALF_EVEN)
-                                    else " (truncated)" if same(printed, tau, ROUND_DOWN) else ""))
-            elif same(printed, eps, ROUND_HALF_EVEN):
-                entry["status"] = "reproduced"
-                entry["note"] = "eps_max = log(w (s_F^2 - 1)/(4 beta^2)), rounded to the printed digits"
+                                 + (f" ({reading(printed, tau)})" if reading(printed, tau) else ""))
             else:
-                entry["status"] = "differs"
-                entry["note"] = (f"eps_max = {mpmath.nstr(eps, 6)} rounds to "
-                                 f"{rounded(eps, decimals(printed), ROUND_HALF_EVEN)}"
-                                 + ("; the printed value is this number truncated, not rounded"
-                                    if same(printed, eps, ROUND_DOWN) else ""))
+                how = mark(entry, printed, eps).get("reading")
+                if how:
+                    entry["note"] = f"eps_max = log(w (s_F^2 - 1)/(4 beta^2)) = {mpmath.nstr(eps, 6)}, {how}"
+                    if mpmath.mpf(printed) > eps:
+                        entry["note"] += ("; the printed value lies above eps_max (rounded up), so F*_beta at "
+                                          "the printed eps is slightly above the bound")
+                else:
+                    entry["note"] = (f"eps_max = {mpmath.nstr(eps, 6)}: neither rounds nor truncates to the "
+                                     "printed digits")
             out.append(entry)
     return out
 

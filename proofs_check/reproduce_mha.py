@@ -27,7 +27,7 @@ import mpmath
 
 from numeric import two_sided as TS
 
-from .rounding import rounds_to
+from .rounding import mark, verdict
 
 EPS = ("0.01", "0.1", "0.25", "0.5", "1.0", "2.0", "4.0", "8.0")
 T1 = ("0.5005", "0.5017", "0.5075", "0.5253", "0.5796", "0.7070", "0.8874", "0.9889")
@@ -55,12 +55,12 @@ T4 = (("0.5006", "0.5005", "0.5005", "0.5005", "0.5005"),
 def _entry(cid, printed, described, note, alt_reading, alt_value):
     e = {"id": cid, "printed": printed,
          "computed": None if described is None else mpmath.nstr(described, 8),
-         "status": "reproduced" if described is not None and rounds_to(printed, described) else "differs",
          "note": note}
+    mark(e, printed, described)
     if e["status"] == "differs":
         e["alt_reading"] = alt_reading
         e["alt_value"] = mpmath.nstr(mpmath.mpf(alt_value), 8)
-        e["alt_status"] = "reproduced" if rounds_to(printed, alt_value) else "differs"
+        e["alt_status"] = verdict(printed, alt_value)[0]
     return e
 
 

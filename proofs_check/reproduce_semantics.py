@@ -35,16 +35,16 @@ from numeric.bridge import exact_of
 from numeric.precision import evaluate_env
 from numeric.risk import prior_env
 
-from .rounding import rounds_to
+from .rounding import mark
 
 
 
 
 def _entry(cid, printed, value, note, *, scale=1, inputs="printed", status=None):
-    ok = rounds_to(printed, value * scale) if status is None else None
-    return {"id": cid, "printed": printed + ("%" if scale == 100 else ""),
-            "computed": mpmath.nstr(value * scale, 8) + ("%" if scale == 100 else ""),
-            "status": status or ("reproduced" if ok else "differs"), "inputs": inputs, "note": note}
+    entry = {"id": cid, "printed": printed + ("%" if scale == 100 else ""),
+             "computed": mpmath.nstr(value * scale, 8) + ("%" if scale == 100 else ""),
+             "status": status, "inputs": inputs, "note": note}
+    return mark(entry, printed, value * scale) if status is None else entry
 
 
 def _at(expr, eps_value, prior):

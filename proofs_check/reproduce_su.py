@@ -19,7 +19,7 @@ def _census():
     import mpmath
 
     from numeric import composition as NC
-    from .rounding import rounds_to
+    from .rounding import verdict
     bs = NC.zcdp_to_dp("3.65", 1, "1e-10", "bun-steinke").eps
     cks = NC.zcdp_to_dp("3.65", 1, "1e-10", "cks").eps
     with mpmath.workdps(30):
@@ -29,12 +29,12 @@ def _census():
         reduced = mpmath.mpf("21.97") * mpmath.mpf("0.9485")
     return [
         {"id": "SU-census:eps-base", "printed": "21.97", "computed": mpmath.nstr(bs, 8),
-         "status": "reproduced" if rounds_to("21.97", bs) else "differs", "inputs": "rho = 3.65 (script), delta = 1e-10",
+         "status": verdict("21.97", bs)[0], "inputs": "rho = 3.65 (script), delta = 1e-10",
          "note": f"Bun-Steinke rho + 2 sqrt(rho log(1/delta)) at delta = 1e-10 gives {mpmath.nstr(bs, 8)}; 21.97 needs "
                  f"delta = {mpmath.nstr(delta_fit, 4)}; the tighter CKS conversion gives {mpmath.nstr(cks, 8)} at "
                  "delta = 1e-10"},
         {"id": "SU-census:eps-reduced", "printed": "20.84", "computed": mpmath.nstr(reduced, 8),
-         "status": "reproduced" if rounds_to("20.84", reduced) else "differs", "inputs": "the script's 21.97 and 0.9485",
+         "status": verdict("20.84", reduced)[0], "inputs": "the script's 21.97 and 0.9485",
          "note": "0.9485 x 21.97 (the script's reduction factor applied to its base; arithmetic only)"},
     ]
 

@@ -345,6 +345,39 @@ def test_latex_profile_without_closed_form_is_a_usage_error(cli):
 
 
 # ---------------------------------------------------------------- check
+def _compare_with_expected_status(claims):
+    """Claims cannot weaken silently (issue #23): every status, and every erratum's kind and quote, is the one
+    tests/expected_status.json records; a change needs that table edited in the same commit."""
+    import pathlib
+    table = json.loads((pathlib.Path(__file__).parent / "expected_status.json").read_text(encoding="utf-8"))["claims"]
+    got = {}
+    for c in claims:
+        e = {"status": c["status"]}
+        if c["status"] == "REFUTED":
+            e["erratum"] = {"kind": c["refutation"]["kind"], "paper_says": c["refutation"]["paper_says"]}
+        if isinstance(c.get("extra"), dict) and c["extra"].get("paper") == "unverifiable":
+            e["paper"] = "unverifiable"
+        got[c["id"]] = e
+    assert sorted(set(got) - set(table)) == [], "claims missing from tests/expected_status.json"
+    assert sorted(set(table) - set(got)) == [], "claims in tests/expected_status.json that no longer run"
+    changed = {k: (table[k], got[k]) for k in table if table[k] != got[k]}
+    assert changed == {}, "claim status changed: edit tests/expected_status.json in the same commit"
+
+
+def test_expected_status_comparison_can_fail():
+    row = {"id": "DF-G", "status": "INCONCLUSIVE"}
+    import pathlib
+    table = json.loads((pathlib.Path(__file__).parent / "expected_status.json").read_text(encoding="utf-8"))["claims"]
+    assert table["DF-G"]["status"] != "INCONCLUSIVE"
+    rows = [{"id": k, "status": v["status"], "extra": {"paper": v["paper"]} if "paper" in v else None,
+             **({"refutation": v["erratum"]} if "erratum" in v else {})} for k, v in table.items()]
+    _compare_with_expected_status(rows)                      # the table itself passes
+    with pytest.raises(AssertionError):
+        _compare_with_expected_status([row if r["id"] == "DF-G" else r for r in rows])
+    with pytest.raises(AssertionError):
+        _compare_with_expected_status(rows[1:])               # a claim that no longer runs
+
+
 def test_check_all_claims(cli):
     res = cli(*CHECK_ALL)
     out = res.json()
@@ -365,6 +398,7 @@ def test_check_all_claims(cli):
     ids = [c["id"] for c in claims]
     assert len(set(ids)) == len(ids)
     assert {"DF-G", "DRS-Cor2.13", "DF-Thm1", "DF-Cor2"} <= set(ids)
+    _compare_with_expected_status(claims)
     by_id = {c["id"]: c for c in claims}
     # values, not only structure.  KZ-C3.7's worst margin is (e^eps - p_post/p)/e^eps for the Laplace
     # mechanism in its linear regime, where p_post/p = e^eps/(p e^eps + 1 - p) (Bayes' rule with

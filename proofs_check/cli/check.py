@@ -134,7 +134,7 @@ def cmd_reproduce(args) -> int:
         from ..checker import exit_code
         from ..errata import errata
         found, result = errata(args.paper, jobs=args.jobs, progress=args.progress or sys.stderr.isatty())
-        _write(render_errata(found, fmt), handle)
+        _write(render_errata(found, fmt, result.get("unverifiable", ())), handle)
         return exit_code(result)
     from ..reproduce import reproduce
     _write(render_reproduce(reproduce(args.paper), fmt), handle)
