@@ -378,8 +378,19 @@ def _round_measure(model, h, knots, SP, kind) -> StepMeasure:
     for i, p in enumerate(masses):
         out[i] += max(_down(p), 0.0)
     out[-1] += max(_down(SP[-1]), 0.0)
+    out[0] += _first_atom(model, h, knots)
     out = np.array([math.nextafter(v, 0.0) if v > 0 else 0.0 for v in out])
     return StepMeasure(np.asarray(knots), out, max(_down(model.p_inf()), 0.0), "lower", "round")
+
+
+def _first_atom(model, h: Fraction, knots) -> float:
+    """A float <= the P-mass of an atom of L lying exactly on the first knot l_0.  Both lower
+    measures are built from the masses above l_0 (S_P(l_0) = P(l_0 < L < inf)) and drop what lies at
+    or below it; an atom at l_0 itself can be kept where it is (its D-term (1 - s e^{-l_0})_+ is
+    exact, and the rest of the measure bounds D of L > l_0 alone).  Without it the (0, delta) pair,
+    whose finite loss is the single atom L = 0, had a lower measure of finite mass 0 (the engine
+    then divided by it), and randomized response lost its -eps atom."""
+    return max(_down(model.p_atom_at(h * int(knots[0]))), 0.0)
 
 
 def _deficits(SP, SQ, QA, s, D):
@@ -492,6 +503,10 @@ def _lower_hull(model, h, knots, SP, SQ, QA, balls) -> StepMeasure:
         meas.mass = mass * scale
         meas.mass = np.array([math.nextafter(x, 0.0) if x > 0 else 0.0 for x in meas.mass])
         meas.note = f"hull scaled by {scale:.3g}"
+    atom0 = _first_atom(model, h, knots)             # added after the check, which bounds L > l_0 only
+    if atom0 > 0:
+        meas.mass = meas.mass.copy()
+        meas.mass[0] = math.nextafter(meas.mass[0] + atom0, 0.0)
     return meas
 
 
@@ -755,9 +770,21 @@ def compose_fft(items, h: Fraction, lam: float, eps_hint=None, window=None) -> C
         for F, I, k in Fs:
             tot *= (mpmath.mpf(F) + mpmath.mpf(I)) ** k
             fin *= mpmath.mpf(F) ** k
-        pinf = tot - fin
+        # P(some step at +inf) = tot - fin, without the cancellation of that difference (it lost
+        # the whole mass of inf masses below 2^-80, three (0, 1e-30) steps gave 0, and 2e-5 of it
+        # at 1e-20): fin (prod (1 + I/F)^k - 1) by log1p/expm1
+        if fin > 0:
+            pinf = fin * mpmath.expm1(mpmath.fsum(k * mpmath.log1p(mpmath.mpf(I) / mpmath.mpf(F))
+                                                  for F, I, k in Fs))
+        else:
+            pinf = tot
         log_inf = float(mpmath.log(pinf)) if pinf > 0 else -math.inf
         log_total = float(mpmath.log(fin)) if fin > 0 else -math.inf
+    if math.isfinite(log_inf):
+        # outward in the measure's direction: the float log (and the logaddexp that adds it to the
+        # finite part) rounds to nearest; three (0, 1e-12) steps, where P(+inf) is the whole answer,
+        # had a lower end 2.9999999999976e-12 above the exact 2.999999999997e-12
+        log_inf += (LOGSLACK if kind == "upper" else -LOGSLACK) * max(abs(log_inf), 1.0)
     return Composed(W0, y, E_out, float(C), lam, hf, la, log_alias, log_inf, log_total, kind,
                     mean, sig)
 
