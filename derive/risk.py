@@ -286,6 +286,30 @@ def rho_alpha0(record: TradeOff) -> sp.Expr:
     return record.power / alpha
 
 
+def sup_attained(record: TradeOff, rho_value: sp.Expr) -> bool:
+    """Whether sup_alpha p_post = pi rho/(pi rho + 1 - pi) (finite rho) is attained at some alpha > 0.
+
+    p_post increases with (1 - f(alpha))/alpha, which is non-increasing with supremum rho as
+    alpha -> 0+ (DF-Thm2), so the supremum is attained iff (1 - f(alpha))/alpha = rho on some
+    (0, a): iff the branch of 1 - f active near 0 is rho alpha (Laplace, f_{eps,0} and randomized
+    response on their linear stretch; not logistic noise, whose ratio is below rho for every
+    alpha > 0).  Decided by SymPy on the active branch; a branch that cannot be isolated raises.
+    """
+    from .special import to_erf
+    branch, _ = active_near_zero(record.one_minus_f)
+    if isinstance(branch, (sp.Piecewise, sp.Max, sp.Min)):
+        raise ValueError(f"{record.name}: the branch of 1 - f active near 0 could not be isolated")
+    diff = sp.simplify(to_erf(branch - rho_value * alpha))
+    if diff == 0:
+        return True
+    # not identically 0: a point of (0, 1e-3] where the difference is definitely nonzero decides it
+    for a in (sp.Rational(1, 10**3), sp.Rational(1, 10**6)):
+        value = sp.N(diff.subs(alpha, a), 50)
+        if value.is_number and abs(value) > sp.Float("1e-40", 50):
+            return False
+    raise ValueError(f"{record.name}: SymPy could not decide whether 1 - f = rho alpha near 0 ({diff})")
+
+
 def posterior_sup(rho_value: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
     """(sup p_post, 1 - sup p_post) for a finite rho: pi rho/(pi rho + 1 - pi) and its complement."""
     den = prior * rho_value + prior_c

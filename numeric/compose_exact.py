@@ -12,8 +12,9 @@ whole computation is run at two rising precisions and the digits that agree are 
   otherwise.  I ~ Bin(k, a) under P and Bin(k, b) under Q, with a = 1/(1 + e^eps), b = 1 - a.
   The Neyman-Pearson test rejects for small I and randomises at the boundary; delta(eps) is the
   hockey stick summed over the atoms with non-negative terms P(L)(1 - e^{eps - L}).  Pure eps-DP
-  and randomized response are delta = 0.  ``kov_delta`` is the printed closed form of the
-  catalog, a second route used by the checker and the tests.
+  and randomized response are delta = 0.  The printed closed form of the catalog (Kairouz-Oh-
+  Viswanath) is not used here: it is the independent reference of claim KOV17:closed-form
+  (``proofs_check.claims_composition.kov_printed``).
 * **Laplace^(x)k** (derived here, ``numeric.compose_laplace``): in the unit x = L/eps one step's
   loss law is an exponential tilt e^{-+ eps x/2} of one symmetric measure with rational weights
   (atoms at +-1 and a uniform part on (-1, 1)); the k-fold convolution of that measure is a spline
@@ -321,20 +322,6 @@ class BinomialLaw(_Law):
         hi = min(self._i_of(eps, True), self.k)
         e, k = self.e, self.k
         return self.keep * _binom_sum(k, self.a, self.b, 0, hi, lambda i: -mpmath.expm1(eps - (k - 2 * i) * e))
-
-
-def kov_delta(eps, delta, k: int, i: int):
-    """The printed closed form (catalog 004 "KOV17"): delta(eps_i) of f_{eps,delta}^(x)k at the
-    level eps_i = (k - 2i) eps, i = 0..floor(k/2):
-        delta_i = sum_{l<i} C(k,l) (e^{(k-l)eps} - e^{(k-2i+l)eps}) / (1 + e^eps)^k,
-        delta(eps_i) = 1 - (1 - delta)^k (1 - delta_i),
-    at the working precision (a second route beside ``BinomialLaw``)."""
-    e = _mp(parse_in("eps", eps, "eps"))
-    d = _mp(parse_in("delta", delta, "delta"))
-    s = mpmath.fsum(mpmath.binomial(k, l) * (mpmath.exp((k - l) * e) - mpmath.exp((k - 2 * i + l) * e))
-                    for l in range(i))
-    di = s / (1 + mpmath.exp(e)) ** k
-    return 1 - (1 - d) ** k * (1 - di)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -265,7 +265,7 @@ def posterior(record: TradeOff, p, prior_value, alpha, digits: int = 15):
     s = Subsampled(record, p)
     env = _record_env(s.record, prior_value, a)
     if a.p == 0:
-        up, down, _ = _sup(s.classification(), env, digits)
+        up, down, _ = _sup(record, s.classification(), env, digits)
         return PosteriorResult(posterior=up, one_minus_posterior=down, digits=digits, at_zero="limit alpha -> 0+")
     up, down = _posterior_at(s, env, sp.Rational(a.p, a.q), digits)
     return PosteriorResult(posterior=up, one_minus_posterior=down, digits=digits)
@@ -281,7 +281,7 @@ def risk(record: TradeOff, p, alpha0=None, prior_value=None, digits: int = 15):
     s = Subsampled(record, p)
     cls = s.classification()
     env = _record_env(s.record, DEFAULT_PRIOR if prior_value is None else prior_value, exact_of(a0))
-    up, down, attained = _sup(cls, env, digits)
+    up, down, attained = _sup(record, cls, env, digits)
     power = verified(lambda: _exact_or(s.tradeoff(_mp(a0))[1]), digits)
     rho_a0 = verified(lambda: s.tradeoff(_mp(a0))[1] / _mp(a0), digits)
     post, post_c = _posterior_at(s, env, a0, digits)

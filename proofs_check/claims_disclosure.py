@@ -36,7 +36,8 @@ def _above(a, b, tol) -> bool:
 
 @claim("DF-Def6", ("000",), SOURCE + ", Definitions 4 and 6", "identity",
        "Bayes' rule with P(T > phi | H1) = 1 - f(alpha) and P(T > phi | H0) = alpha gives p_post(alpha); "
-       "p_post + (1 - p_post) = 1; p_post(1) = prior; sup over the prior of p_post/prior is (1 - f)/alpha",
+       "the stable complement 1 - p_post (written without subtraction) is the complement; p_post(1) = prior; "
+       "sup over the prior of p_post/prior is (1 - f)/alpha",
        latex=r"p_{\rm post}(\alpha)=\frac{\pi\{1-f(\alpha)\}}{(1-\pi)\alpha+\pi\{1-f(\alpha)\}},\quad "
              r"p_{\rm post}(1)=\pi,\quad \lim_{\pi\to0}\frac{p_{\rm post}}{\pi}=\frac{1-f(\alpha)}{\alpha}")
 def _def6():
@@ -52,11 +53,13 @@ def _def6():
                      derive.uniform_sampling(1, 5), derive.randomized_response(2))]
     ratio = sp.limit((post / p).subs(pw, pw), p, 0, "+")
     d4 = sp.simplify(ratio - pw / sy.alpha)
-    checks = {"Bayes = p_post": d1, "p_post + (1 - p_post) = 1": d2, "p_post/pi -> (1 - f)/alpha": d4}
+    # d2 checks the toolkit's second expression (the stable complement one_minus_posterior, written
+    # without subtraction) against its first: a wrong complement fails it
+    checks = {"Bayes = p_post": d1, "one_minus_posterior is 1 - posterior": d2, "p_post/pi -> (1 - f)/alpha": d4}
     checks.update({f"p_post(1) = pi ({n})": v for n, v in zip(
         ("gaussian", "laplace", "f_{1,1e-5}", "logistic", "URS(1, 5)", "RR(2)"), at1)})
     return proven_if(checks, "SymPy: Bayes(P(H1) = pi, P(T>phi|H1) = 1 - f, P(T>phi|H0) = alpha) - p_post = 0; "
-                     "p_post + (1 - p_post) - 1 = 0; p_post(1) - pi = 0 for gaussian, laplace, logistic "
+                     "posterior + one_minus_posterior - 1 = 0 (the two toolkit expressions); p_post(1) - pi = 0 for gaussian, laplace, logistic "
                      "(symbolic), f_{1,1e-5}, URS(1, 5), RR(2) (f(1) = 0); lim_{pi->0} p_post/pi = (1 - f)/alpha "
                      "(Definition 7: the sup over the prior is the limit pi -> 0)",
                      probes=[{pw: sp.Rational(1, 3), p: sp.Rational(1, 5), sy.alpha: sp.Rational(1, 7),
@@ -131,10 +134,19 @@ def _table1():
     lap = D.rho_of_parameter(derive.laplace()).value
     urs = R.f_at_zero(derive.uniform_sampling()).value
     printed = 1 - (1 - sp.exp(-sy.mu)) / sy.n
-    urs_ok = any(sp.simplify((a - printed).rewrite(sp.exp)) == 0
-                 for a in (urs.args if isinstance(urs, sp.Max) else (urs,)))
-    urs_diff = 0 if urs_ok else sp.simplify((urs - printed).rewrite(sp.exp))
-    return proven_if({"rho(laplace) = e^eps": sp.simplify(lap - sp.exp(sy.eps)), "URS f(0)": urs_diff},
+    # f(0) = Max(0, x): it is the printed form only when x is that form AND x >= 0 selects it (n >= 1)
+    args = [a for a in (urs.args if isinstance(urs, sp.Max) else (urs,)) if a != 0]
+    if len(args) != 1 or (isinstance(urs, sp.Max) and sp.S.Zero not in urs.args):
+        return Outcome(FAILED, detail=f"URS f(0) = {urs}: not Max(0, x) or x", counterexample={"f(0)": str(urs)})
+    branch = args[0]
+    # x = (n - 1 + e^-mu)/n: SymPy decides n - 1 >= 0 (n a positive integer), e^-mu > 0 and n > 0 piece by piece
+    numerator = sp.expand(sp.simplify(branch.rewrite(sp.exp)) * sy.n)
+    rest = sp.expand(numerator - sp.exp(-sy.mu))
+    selected = True if not isinstance(urs, sp.Max) else bool(
+        rest.is_nonnegative and sp.exp(-sy.mu).is_positive and sy.n.is_positive) or None
+    return proven_if({"rho(laplace) = e^eps": sp.simplify(lap - sp.exp(sy.eps)),
+                      "URS f(0) branch = 1 - (1 - e^-mu)/n": sp.simplify((branch - printed).rewrite(sp.exp)),
+                      "URS branch >= 0 for n >= 1, mu >= 0 (Max(0, .) selects it)": selected},
                      "SymPy limits (derive.risk): rho(laplace) = exp(eps) for every eps > 0, URS f(0) = "
                      "1 - (1 - e^-mu)/n; failure classes by numeric.risk.classify: " + "; ".join(rows),
                      probes=[{sy.eps: 1, sy.mu: 1, sy.n: 5}, {sy.eps: 2, sy.mu: sp.Rational(1, 2), sy.n: 100}])
@@ -178,9 +190,12 @@ def _rho_a0():
 
 
 @claim("DF-post-sup", ("000",), SOURCE + ", Definition 6 and Table 1 (catalog DF-Def6)", "identity",
-       "sup_alpha p_post = pi rho/(pi rho + 1 - pi) for finite rho (not attained), 1 otherwise "
-       "(attained iff f(0) < 1): p_post on the grid never exceeds it and reaches it at alpha = 1e-300",
-       latex=r"\sup_\alpha p_{\rm post}(\alpha)=\begin{cases}\frac{\pi\rho}{\pi\rho+1-\pi}&\rho<\infty\\"
+       "sup_alpha p_post = pi rho/(pi rho + 1 - pi) for finite rho, attained iff 1 - f(alpha) = rho alpha on some "
+       "(0, a) (the linear stretch of Laplace, f_{eps,0}, randomized response; not logistic noise), and 1 "
+       "otherwise (attained iff f(0) < 1): p_post on the grid never exceeds it, reaches it at alpha = 1e-300, "
+       "and the toolkit's 'attained' agrees with (1 - f(1e-10))/1e-10 = rho",
+       latex=r"\sup_\alpha p_{\rm post}(\alpha)=\begin{cases}\frac{\pi\rho}{\pi\rho+1-\pi}&\rho<\infty\ "
+             r"(\text{attained iff }1-f=\rho\alpha\text{ near }0)\\"
              r" 1&\rho=\infty\ (\text{attained iff }f(0)<1)\end{cases}")
 def _post_sup():
     rows, points, search_worst = [], 0, None
@@ -199,6 +214,17 @@ def _post_sup():
             if r.failure == R.NONE:
                 near = NR.posterior(rec, p, "1e-300", 20).one_minus_posterior
                 rows.append(({"case": label, "prior": p}, near, down))
+                # attained iff the ratio (1 - f)/alpha already equals rho at a positive alpha (it is
+                # non-increasing with limit rho): judged here from mp.power at alpha = 1e-10
+                with mpmath.workdps(40):
+                    ratio = mp.power(rec, "1e-10", 25) / mpmath.mpf("1e-10")
+                    flat = abs(ratio / r.rho - 1) < mpmath.mpf(10) ** -20
+                points += 1
+                if flat != r.posterior_sup_attained:
+                    return Outcome(FAILED, counterexample={"case": label, "prior": p, "attained": r.posterior_sup_attained,
+                                                           "(1 - f(1e-10))/1e-10": mpmath.nstr(ratio, 25),
+                                                           "rho": mpmath.nstr(r.rho, 25)},
+                                   detail="the toolkit's 'attained' disagrees with the ratio at alpha = 1e-10")
 
                 # adversarial search for the smallest relative slack (1 - p_post(alpha))/(1 - sup) - 1 over
                 # log10 alpha in [-300, log10 0.999], beyond the grid

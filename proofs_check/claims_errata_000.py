@@ -8,9 +8,11 @@ from __future__ import annotations
 import math
 
 import mpmath
+import sympy as sp
 
 import derive
 from derive import symbols as sy
+from derive.posterior import posterior, prior, prior_c
 from derive.special import Phi, PhiInv
 from numeric import auc as NAUC
 from numeric import design as ND
@@ -166,10 +168,11 @@ def _df_def6_range():
         pw_urs = mp.power(urs, a, DIG)
         if not (pw_lap > 0 and pw_urs > 0):
             return None
-        with mpmath.workdps(60):
-            # Bayes' rule at the two ends of the closed interval, exactly:
-            post_pi1 = pw_lap / (0 * mpmath.mpf(a) + pw_lap)              # pi = 1
-            post_pi0 = (0 * pw_urs) / (1 * mpmath.mpf(a) + 0 * pw_urs)   # pi = 0
+        # the toolkit's p_post (derive.posterior, Bayes' rule in prior and prior_c = 1 - prior) at the two
+        # ends of the closed interval, exactly (SymPy): 1 at prior = 1, 0 at prior = 0
+        half = sp.Rational(1, 2)
+        post_pi1 = sp.simplify(posterior(lap).xreplace({prior: 1, prior_c: 0}).subs(sy.alpha, half))
+        post_pi0 = sp.simplify(posterior(urs).xreplace({prior: 0, prior_c: 1}).subs(sy.alpha, half))
         if not (post_pi1 == 1 and post_pi0 == 0):
             return None
         near = NR.posterior(lap, "0.999999999999999999999999999999", a).one_minus_posterior

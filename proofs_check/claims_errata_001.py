@@ -25,8 +25,8 @@ from .errata_common import (
     _mpf,
     _s,
     _sweep,
+    _laplace_threshold,
     printed_numbers,
-    unverifiable,
 )
 from .grid import brute_max, laplace_sf
 from .outcomes import agreement, refutation
@@ -36,12 +36,15 @@ from .status import CONFIRMED, FAILED, Outcome
 
 
 @claim("LXM-Errata-PD-lambda-branch2", ("001",), LXM + ", Section 4.1.5, lines 878-884", "statement",
-       "the likelihood-ratio threshold lambda of the Neyman-Pearson test of Laplace noise (Q(D') = 0, Q(D) = 1, "
-       "scale 1/eps) at level alpha is e^-eps/(4 alpha^2) for alpha in [e^-eps/2, 1/2] (Eq. 6 in Eq. 8) and "
-       "e^-eps, the ratio's minimum, for alpha in (1/2, 1]: there the threshold theta is negative, the ratio is "
-       "constant and Eq. 8 does not apply.  The seed's second branch lost its layout in the extraction "
-       "('e\ufffd \ufffd / 4(1 \ufffd \ufffd )2', no fraction bar), so what the paper printed is unverifiable",
-       latex=r"\lambda(\alpha)=\begin{cases}e^{-\varepsilon}/(4\alpha^2)&\alpha\in[e^{-\varepsilon}/2,\tfrac12]\\"
+       "'Combining Eq. 6 and Eq. 8, we know that lambda = e^-eps/(4 alpha^2) if alpha in [0, 0.5], or "
+       "e^-eps/(4(1 - alpha)^2) if alpha in (0.5, 1]' (the extraction keeps the terms and the line layout, not "
+       "the fraction bars): for alpha in (0.5, 1] the Neyman-Pearson threshold of the Laplace likelihood ratio "
+       "is e^-eps, its minimum (theta < 0 there, where the ratio is constant and Eq. 8 does not apply); neither "
+       "e^-eps/(4(1 - alpha)^2) nor 4(1 - alpha)^2 e^-eps is, and the paper's own range e^-eps <= lambda <= e^eps "
+       "(lines 642-646) excludes the second always and the first for alpha > 1 - e^-eps/2; the first branch also "
+       "holds only for alpha >= e^-eps/2 (e^eps below)",
+       latex=r"\lambda(\alpha)=\begin{cases}e^{\varepsilon}&\alpha\le e^{-\varepsilon}/2\\"
+             r"e^{-\varepsilon}/(4\alpha^2)&\alpha\in[e^{-\varepsilon}/2,\tfrac12]\\"
              r"e^{-\varepsilon}&\alpha\in(\tfrac12,1]\end{cases}")
 def _lxm_lambda():
     eps, lap = "1", derive.laplace("1")
@@ -50,29 +53,45 @@ def _lxm_lambda():
         """dQ(D)/dQ(D') at theta: Laplace densities of mean 1 and 0, scale 1/eps."""
         return mpmath.exp(-e * abs(th - 1)) / mpmath.exp(-e * abs(th))
 
-    def rows():
-        out = []
+    def corrected():
+        rows = []
         with mpmath.workdps(WDPS):
             e = _mpf(eps)
-            for a in ("0.6", "0.75", "0.9"):
+            for a, want in (("0.6", mpmath.exp(-e)), ("0.75", mpmath.exp(-e)), ("0.9", mpmath.exp(-e)),
+                            ("0.3", mpmath.exp(-e) / (4 * _mpf("0.3") ** 2)),
+                            ("0.2", mpmath.exp(-e) / (4 * _mpf("0.2") ** 2)), ("0.1", mpmath.exp(e))):
                 th = NA.pr(lap, a, DIG).threshold
-                out.append(({"alpha": a, "what": "Eq. 6 threshold (numeric.attack.pr) vs log(2(1 - alpha))/eps"},
-                            th, mpmath.log(2 * (1 - _mpf(a))) / e))
-                out.append(({"alpha": a, "what": "likelihood ratio at that threshold vs e^-eps"},
-                            ratio(th, e), mpmath.exp(-e)))
-                out.append(({"alpha": a, "what": "P_FA at the threshold vs alpha"}, laplace_sf(th, 0, 1 / e), _mpf(a)))
-            for a in ("0.3", "0.2"):
+                rows.append(({"alpha": a, "what": "threshold (numeric.attack.pr) vs the Laplace tail quantile"},
+                             th, _laplace_threshold(a) / e))
+                rows.append(({"alpha": a, "what": "likelihood ratio at the threshold vs the three-piece lambda"},
+                             ratio(th, e), want))
+        return agreement(rows, TOL, "Laplace(eps = 1), Q(D') = 0, Q(D) = 1: thresholds of numeric.attack.pr "
+                                    "against the Laplace tail; the likelihood ratio there from the two densities")
+
+    def counterexample():
+        out = {}
+        with mpmath.workdps(WDPS):
+            e = _mpf(eps)
+            for a in ("0.75", "0.9"):
                 th = NA.pr(lap, a, DIG).threshold
-                out.append(({"alpha": a, "what": "first branch e^-eps/(4 alpha^2) vs the likelihood ratio at theta"},
-                            mpmath.exp(-e) / (4 * _mpf(a) ** 2), ratio(th, e)))
+                lam = ratio(th, e)
+                divided = mpmath.exp(-e) / (4 * (1 - _mpf(a)) ** 2)
+                multiplied = 4 * (1 - _mpf(a)) ** 2 * mpmath.exp(-e)
+                if not (_gt(divided, lam) and _gt(lam, multiplied)):
+                    return None
+                out[f"alpha = {a}"] = (f"threshold {_s(lam, 12)} (= e^-eps); read as e^-eps/(4(1 - alpha)^2): "
+                                       f"{_s(divided, 12)}; read as 4(1 - alpha)^2 e^-eps: {_s(multiplied, 12)}")
+            out["range"] = ("the paper's e^-eps <= lambda <= e^eps (lines 642-646): 4(1 - alpha)^2 e^-eps < e^-eps for "
+                            "every alpha > 1/2; e^-eps/(4(1 - 0.9)^2) = 9.197 > e^eps = 2.718")
         return out
-    out = agreement(rows(), TOL, "Laplace(eps = 1), Q(D') = 0, Q(D) = 1: thresholds of numeric.attack.pr against "
-                                 "the Laplace tail; the likelihood ratio at them from the two densities")
-    return unverifiable(out, "Liu et al. (2019), Section 4.1.5, lines 878-884",
-                        "the second branch's layout: whether (1 - alpha)^2 divides or multiplies e^-eps "
-                        "('e\ufffd \ufffd / 4(1 \ufffd \ufffd )2' has no fraction bar)",
-                        "the likelihood-ratio threshold at level alpha of the Laplace Neyman-Pearson test; for "
-                        "alpha > 1/2 it is e^-eps, which neither reading of the printed branch gives")
+    return refutation("Combining Eq. 6 and Eq. 8, we know that ... = e\ufffd \ufffd ... 4\ufffd 2 if \ufffd 2 "
+                      "[0; 0:5], or e\ufffd \ufffd ... 4(1 \ufffd \ufffd )2 if \ufffd 2 (0:5; 1].",
+                      "lambda = e^-eps for alpha in (0.5, 1] (the minimum of the likelihood ratio; ties broken by the "
+                      "output threshold of Eq. 6), e^-eps/(4 alpha^2) for alpha in [e^-eps/2, 0.5] and e^eps below; "
+                      "at eps = 1, alpha = 0.75: 0.3679, not 1.4715 (e^-eps/(4(1 - alpha)^2)) or 0.0920 "
+                      "(4(1 - alpha)^2 e^-eps)", counterexample, corrected,
+                      "thresholds through numeric.attack.pr of Laplace(1), likelihood ratio from the densities",
+                      kind="formula")
 
 
 #: Table 1 as the extraction holds it (lines 774-784; beta, eps and the dashes are U+FFFD there)

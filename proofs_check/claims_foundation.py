@@ -198,7 +198,7 @@ def _complement(cases, symbolic) -> Outcome:
 
 
 for _key in GROUPS:
-    claim(f"DD-complement:{_key}", ("000",), "dp-derive: power written without 1 - f",
+    claim(f"DD-complement:{_key}", (), "dp-derive: power written without 1 - f",
           "identity", f"the stored power of {_key} equals 1 - f(alpha)",
           latex=r"\mathrm{power}(\alpha) = 1 - f(\alpha) \text{ for all } \alpha \in [0,1]")(
         (lambda key: lambda: _complement(mechanism_cases(key),
@@ -431,7 +431,7 @@ def _gdp_profile_numeric():
     return _profile_numeric(cases)
 
 
-@claim("DD-profile:pure-and-approx", ("000", "004"),
+@claim("DD-profile:pure-and-approx", (),
        "dp-derive: profiles of laplace, f_{eps,delta}, randomized response, URS (derived here)",
        "identity", "the derived closed-form profiles equal 1 + f*(-e^eps) computed numerically",
        latex=r"\delta_f(\varepsilon) = 1 + f^*(-e^{\varepsilon}) = \sup_\alpha\bigl(1-f(\alpha)-e^{\varepsilon}\alpha\bigr)")

@@ -336,8 +336,9 @@ def _loss_range(record):
     return top, bottom
 
 
-@claim("KZ-T2.3", ("002",), SOURCE + ", Theorem 2.3", "iff",
-       "eps-DP iff |Z| <= eps almost surely: from the records' own power curves, the privacy loss "
+@claim("KZ-T2.3", ("002",), SOURCE + ", Theorem 2.3", "identity",
+       "instances of Theorem 2.3 (eps-DP iff |Z| <= eps almost surely; the theorem itself is stated, not derived "
+       "here): from the records' own power curves, the privacy loss "
        "Z = log d(1 - f)/d alpha of the Laplace mechanism and of logistic noise (eps-DP with eps = the "
        "parameter) ranges exactly over [-eps, eps]; the Gaussian mechanism's is unbounded above (rho = oo) "
        "and it is eps-DP for no eps; approx-DP with delta > 0 has an atom Z = +oo (f(0) < 1)",

@@ -252,6 +252,22 @@ def md_math(latex: str) -> str:
 # ------------------------------------------------------------------------------ check: text
 
 
+def per_paper_lines(rows: list[dict]) -> list[str]:
+    """One summary line per paper (by a claim's first paper; 'toolkit' for the toolkit's own claims),
+    with the statuses that occur and the errata among them."""
+    groups: dict[str, list[dict]] = {}
+    for r in rows:
+        groups.setdefault(r.get("paper") or "toolkit", []).append(r)
+    out = []
+    for pid in sorted(groups, key=lambda p: (p == "toolkit", p)):
+        mine = groups[pid]
+        counts = ", ".join(f"{sum(r['status'] == st for r in mine)} {st.lower()}" for st in CHECK_STATUSES
+                           if any(r["status"] == st for r in mine))
+        label = f"paper {pid}" if pid != "toolkit" else "toolkit"
+        out.append(f"{label}: {_n(len(mine), 'claim')} ({counts})")
+    return out
+
+
 def _check_text(result: dict) -> str:
     lines = []
     for r in result["claims"]:
@@ -269,6 +285,7 @@ def _check_text(result: dict) -> str:
             lines.append(f"    what holds:     {plain(ref.get('holds_instead'))}")
         if r["counterexample"]:
             lines.append(f"    counterexample: {plain(r['counterexample'])}")
+    lines += per_paper_lines(result["claims"])
     s = result["summary"]
     lines.append(f"{s['total']} claims: {s['PROVEN']} proven, {s['CONFIRMED']} confirmed, "
                  f"{s['FAILED']} failed, {s['REFUTED']} refuted, {s['INCONCLUSIVE']} inconclusive, "

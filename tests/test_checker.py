@@ -74,7 +74,8 @@ def test_claim_ids_unique_and_match_registry_keys():
 def test_claim_kinds_papers_and_fields():
     for c in discovery.all_claims():
         assert c.kind in KINDS, c.id
-        assert c.papers and set(c.papers) <= PAPERS, (c.id, c.papers)
+        # the toolkit's own checks (DD-*: its stable forms and derived profiles) belong to no paper
+        assert (c.papers or c.id.startswith("DD-")) and set(c.papers) <= PAPERS, (c.id, c.papers)
         assert isinstance(c.papers, tuple)
         assert c.source and c.statement, c.id
         assert callable(c.check), c.id

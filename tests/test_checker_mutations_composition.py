@@ -33,7 +33,8 @@ def test_kov_closed_form_catches_a_wrong_printed_exponent(monkeypatch):
         s = mpmath.fsum(mpmath.binomial(k, l) * (mpmath.exp((k - l) * e) - mpmath.exp((k - 2 * i - l) * e))
                         for l in range(i))                    # sign of l flipped
         return 1 - (1 - d) ** k * (1 - s / (1 + mpmath.exp(e)) ** k)
-    monkeypatch.setattr(X, "kov_delta", wrong)
+    from proofs_check import claims_composition as CC
+    monkeypatch.setattr(CC, "kov_printed", wrong)
     assert_failed("KOV17:closed-form")
 
 

@@ -4,7 +4,8 @@ References, each independent of the route under test:
 * brute force: the k-fold product of the 4-point (eps, delta) pair enumerated outcome by outcome
   (4^k outcomes, mpmath at 50 digits), Neyman-Pearson by sorting the likelihood ratios and filling
   the rejection region greedily, and delta(eps) = sum_x (P(x) - e^eps Q(x))_+;
-* the printed Kairouz-Oh-Viswanath closed form (``kov_delta``, catalog 004) against the binomial law;
+* the printed Kairouz-Oh-Viswanath closed form (``proofs_check.claims_composition.kov_printed``, catalog 004)
+  against the binomial law;
 * one Laplace step: the seed's closed forms of the Laplace record (numeric.mp on
   derive.mechanisms.laplace); two steps: delta_2(eps) = E_P[delta_1(eps - L_1)], a 1-D quadrature of
   the one-step profile (the one-step tails are those of numeric/pld_mechanisms.py's docstring,
@@ -92,11 +93,12 @@ def test_binomial_delta_matches_brute_force(eps, delta, k, at):
 def test_kov_closed_form_equals_binomial_law(k, eps, delta):
     """catalog 004 KOV17: delta(eps_i), eps_i = (k - 2i) eps, printed formula vs the law's hockey stick."""
     from derive.exact import rational
+    from proofs_check.claims_composition import kov_printed
     with mpmath.workdps(60):
         law = X.BinomialLaw(rational("eps", eps), rational("delta", delta), k)
         for i in range(0, k // 2 + 1, max(1, k // 8)):
             at = (k - 2 * i) * mpmath.mpf(rational("eps", eps).p) / rational("eps", eps).q
-            a, b = X.kov_delta(eps, delta, k, i), law.delta(at)
+            a, b = kov_printed(eps, delta, k, i), law.delta(at)
             assert abs(a - b) <= mpmath.mpf(10) ** -40 * max(abs(a), mpmath.mpf(10) ** -50)
 
 

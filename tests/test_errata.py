@@ -32,7 +32,7 @@ EXPECTED_REFUTED = {
             "DF-Errata-Thm2-proof-direction", "DF-Errata-Cor2-proof-direction", "DF-Errata-Cor2-threshold",
             "DF-Errata-Eq-tradeoff-printed", "DF-Errata-S5.2-criterion", "DF-Errata-S5.2-power-inequality",
             "DF-Errata-Fig5-mu>=1"],
-    "001": ["LXM-Errata-Table1-plateau", "LXM-Errata-GaussSigma-range"],
+    "001": ["LXM-Errata-PD-lambda-branch2", "LXM-Errata-Table1-plateau", "LXM-Errata-GaussSigma-range"],
     "002": ["KZ-Errata-Ex4.1-month-worst-case"],
     "003": ["MHA-Errata-Gauss-calibration", "MHA-Errata-Table3-delta-range", "MHA-Errata-normal-power-sqrt2tau",
             "MHA-Errata-normal-less-than-Laplace", "MHA-Errata-Table2-vs-Table1-scale"],
@@ -42,8 +42,7 @@ EXPECTED_CONFIRMED = ["KZ-S2.1-PDP", "DF-Fig4-Laplace-stronger", "DF-URS-ROC", "
                       # withdrawn errata (issue #23): printed numbers that are the exact values rounded or
                       # truncated, a fair description of a plotted range, a formula the extraction lost
                       "KZ-Errata-Ex1.1-posterior-48-52", "KZ-Errata-Ex1.1-ratio-1.1", "KZ-Errata-Ex1.1-difference-2pct",
-                      "LXM-Errata-Table1-truncated", "KZ-Errata-Fig3-sublinear", "SU-DPSGD-CLT-uniform",
-                      "LXM-Errata-PD-lambda-branch2"]
+                      "LXM-Errata-Table1-truncated", "KZ-Errata-Fig3-sublinear", "SU-DPSGD-CLT-uniform"]
 
 
 @pytest.fixture(scope="module")
@@ -167,6 +166,7 @@ def test_mutation_001_inverse_finds_eps_is_confirmed(monkeypatch):
 
 def test_mutation_001_threshold_wrong_is_failed(monkeypatch):
     """LXM-Errata-PD-lambda-branch2: a threshold of the printed branch's form fails the Laplace tail."""
+    assert _status("LXM-Errata-PD-lambda-branch2")["status"] == "REFUTED"
     orig = numeric.attack.pr
 
     def pr(record, alpha, digits=15, weight=None):
@@ -383,3 +383,4 @@ def test_fig3_sublinear_is_confirmed_and_can_fail(monkeypatch):
         return dataclasses.replace(out, eps=mpmath.mpf(k) * mpmath.mpf("0.2")) if method == "advanced" else out
     monkeypatch.setattr(NC, "compose_pure", linear)
     assert _status("KZ-Errata-Fig3-sublinear")["status"] == "FAILED"
+
