@@ -62,3 +62,25 @@ def test_readme_python_session():
     out = io.StringIO()
     result = runner.run(test, out=out.write)
     assert result.failed == 0, out.getvalue()
+
+
+def test_readme_counts_match_the_expected_status_table():
+    """The claim and erratum counts in README.md are those of tests/expected_status.json (which the full
+    `check` run is compared with), so they cannot drift."""
+    import collections
+    import json
+    import pathlib
+    import re
+    here = pathlib.Path(__file__).parent
+    table = json.loads((here / "expected_status.json").read_text(encoding="utf-8"))["claims"]
+    text = " ".join((here.parent / "README.md").read_text(encoding="utf-8").split())
+    n = collections.Counter(v["status"] for v in table.values())
+    m = re.search(r"runs (\d+) claims: (\d+) PROVEN, (\d+) CONFIRMED, (\d+) REFUTED \(errata of the papers\), "
+                  r"(\d+) INCONCLUSIVE", text)
+    assert m, "README's claim counts sentence not found"
+    assert tuple(map(int, m.groups())) == (len(table), n["PROVEN"], n["CONFIRMED"], n["REFUTED"], n["INCONCLUSIVE"])
+    from proofs_check import checker
+    by_paper = collections.Counter(c.papers[0] for c in checker.select() if table[c.id]["status"] == "REFUTED")
+    m = re.search(r"lists the (\d+) errata found \(000: (\d+), 001: (\d+), 002: (\d+), 003: (\d+), 004: (\d+)\)", text)
+    assert m, "README's errata counts sentence not found"
+    assert tuple(map(int, m.groups())) == (n["REFUTED"], *(by_paper[p] for p in ("000", "001", "002", "003", "004")))
