@@ -587,3 +587,158 @@ def _df_urs_roc():
             return Outcome(FAILED, detail=f"class {cls}, AUC {auc}")
         out.detail += f"; class {cls}, AUC {_s(auc, 10)} within 0.02 of the diagonal's 0.5"
     return out
+
+
+@claim("DF-Errata-Def2-tradeoff-inf-set", ("000",), DF + ", Section 2.2, line 78", "statement",
+       "the trade-off function is printed as f_mu(alpha) = inf_{T,phi} {beta_T(alpha_phi) <= alpha}: the constraint "
+       "sits on the type II error, and the test that always rejects (alpha_T = 1, beta_T = 0) meets it, so the "
+       "printed infimum is 0 for every alpha and every mechanism; the trade-off function is inf {beta_T : alpha_T "
+       "<= alpha} (G_1(0.05) = 0.74049)")
+def _df_def2_inf_set():
+    levels = ("0.05", "0.01")
+
+    def corrected():
+        rows = [({"alpha": a, "what": "G_1(alpha) (mp.tradeoff) vs Phi(z_{1-alpha} - 1)"},
+                 mp.tradeoff(derive.gaussian("1"), a, DIG), _gauss_tradeoff("1", a)) for a in levels]
+        return agreement(rows, TOL, "the trade-off function inf{beta_T : alpha_T <= alpha} of the Gaussian mechanism")
+
+    def counterexample():
+        # the printed set {beta_T <= alpha} contains the always-reject test, whose type II error is 0
+        out = {"always-reject test": "alpha_T = 1, beta_T = 0 <= alpha: the printed infimum is 0 at every alpha"}
+        for a in levels:
+            f = mp.tradeoff(derive.gaussian("1"), a, DIG)
+            if not _gt(f, mpmath.mpf(0)):
+                return None
+            out[f"G_1({a})"] = f"{_s(f, 10)} (the trade-off function), not 0"
+        return out
+    return refutation(r"f_{\mu}(\alpha)=\inf_{T,\phi}\{\beta_{T}(\alpha_{\phi})\leq\alpha\}",
+                      "f_mu(alpha) = inf_{T,phi} {beta_T(phi) : alpha_T(phi) <= alpha} (the infimum of the type II "
+                      "error over tests of level alpha); G_1(0.05) = 0.74049, G_1(0.01) = 0.90764",
+                      counterexample, corrected, "mp.tradeoff of derive.gaussian(1)", kind="formula")
+
+
+@claim("DF-Errata-Deltaq-data-dependent", ("000",), DF + ", Section 4, line 340", "statement",
+       "Section 4 calibrates the Gaussian mechanism with Delta q = sup_{i,i'} |x_i - x_i'|/n, the observed range of "
+       "the data over n: a data-dependent sensitivity, which gives no DP guarantee (x = (0.4, 0.5, 0.6), mu = 1: a "
+       "neighbour 0.6 -> 0 moves the mean by 0.2 = 3 noise standard deviations, G_3 instead of G_1; identical "
+       "records give Delta q = 0, no noise); the global sensitivity of the mean of [0, 1] data is 1/n")
+def _df_deltaq():
+    x, n = ("0.4", "0.5", "0.6"), 3
+
+    def shift_in_sds(delta_q):
+        with mpmath.workdps(WDPS):
+            move = (mpmath.mpf("0.6") - 0) / n            # replace 0.6 by 0: the mean moves by 0.2
+            return move / (delta_q / 1)                   # noise sd Delta q/mu at mu = 1
+
+    def corrected():
+        with mpmath.workdps(WDPS):
+            mu_eff = shift_in_sds(mpmath.mpf(1) / n)      # the global Delta q = 1/n: 0.6 <= mu = 1
+        g = mp.tradeoff(derive.gaussian(_dec(mu_eff, 30)), "0.05", DIG)
+        rows = [({"what": "G_0.6(0.05) (mp.tradeoff) vs Phi(z_0.95 - 0.6)"}, g, _gauss_tradeoff(mu_eff, "0.05"))]
+        out = agreement(rows, TOL, "with the global Delta q = 1/n the same neighbours are G_0.6, within G_1")
+        if out.status is CONFIRMED and not g >= mp.tradeoff(derive.gaussian("1"), "0.05", DIG):
+            return Outcome(FAILED, detail="G_0.6 is not above G_1 at alpha = 0.05")
+        return out
+
+    def counterexample():
+        with mpmath.workdps(WDPS):
+            dq = (max(mpmath.mpf(v) for v in x) - min(mpmath.mpf(v) for v in x)) / n
+            mu_eff = shift_in_sds(dq)
+        f_eff = mp.tradeoff(derive.gaussian(_dec(mu_eff, 30)), "0.05", DIG)
+        f_1 = mp.tradeoff(derive.gaussian("1"), "0.05", DIG)
+        if not _gt(f_1, f_eff):
+            return None
+        return {"x": "(0.4, 0.5, 0.6), n = 3", "Delta q as printed": _s(dq, 6), "neighbour": "0.6 -> 0: mean moves 0.2",
+                "effective mu": _s(mu_eff, 6), "f(0.05)": f"{_s(f_eff, 6)} (G_1: {_s(f_1, 6)})",
+                "x = (0, 0, 0)": "Delta q = 0: no noise is added, the mean is released exactly (f(0) = 0)"}
+    return refutation(r"where ... \Delta q=\sup_{i,i^{\prime}\in[1,n]}|x_{i}-x_{i^{\prime}}|/n",
+                      "the global sensitivity of the mean over the data domain, Delta q = (b - a)/n for x_i in [a, b] "
+                      "(1/n for the [0, 1] data of Fig. 5, under which the same neighbours give G_0.6, within G_1)",
+                      counterexample, corrected, "mp.tradeoff of derive.gaussian at the effective mu", kind="formula")
+
+
+@claim("DF-Errata-S5.2-variance-bound-not-conservative", ("000",), DF + ", Section 5.2, line 438", "statement",
+       "'a variance of 0.25 for a Bernoulli-distributed binary variable is a known upper bound. Adopting a "
+       "conservative, i.e., worst-case, estimate ensures that the conclusions remain valid even if the true variance "
+       "is smaller': for Section 5.2's relative criterion (beta may grow by at most 1%) a smaller true variance makes "
+       "the DP noise relatively larger, so mu chosen at the upper bound (sd 0.5) lets beta grow by about 20% when the "
+       "true sd is 0.25; the worst case is the smallest plausible variance")
+def _df_variance_bound():
+    ns, m, a = (15, 100, 500), "0.2", "0.05"
+    state = {}
+
+    def miss_ref(n, sd, mu=None):
+        """P(no rejection) of the one-sided Z-test on the mean (+ N(0, (1/(n mu))^2) when mu is given)."""
+        with mpmath.workdps(WDPS):
+            var = _mpf(sd) ** 2 / n + ((1 / (n * _mpf(mu))) ** 2 if mu is not None else 0)
+            return normal_cdf(normal_isf(_mpf(a)) - _mpf(m) / mpmath.sqrt(var))
+
+    def increase(z):
+        return (z.one_minus_power - z.one_minus_power_unprotected) / z.one_minus_power_unprotected
+
+    def corrected():
+        rows = []
+        for n in ns:
+            mu_hi = ND.ztest_min_mu(n, "0.5", m, a, max_relative_beta_increase="0.01", digits=DIG).mu
+            mu_lo = ND.ztest_min_mu(n, "0.25", m, a, max_relative_beta_increase="0.01", digits=DIG).mu
+            z = ND.ztest(n, "0.25", m, a, _dec(mu_hi, 30), digits=DIG)
+            state[n] = (mu_hi, mu_lo, increase(z))
+            rows += [({"n": n, "what": "1 - power at true sd 0.25, mu chosen at sd 0.5 (numeric.design.ztest) vs "
+                       "the normal law"}, z.one_minus_power, miss_ref(n, "0.25", _dec(mu_hi, 30))),
+                     ({"n": n, "what": "1 - power of the unprotected test at sd 0.25 vs the normal law"},
+                      z.one_minus_power_unprotected, miss_ref(n, "0.25"))]
+        out = agreement(rows, TOL, "the Z-test's miss probabilities against the normal law")
+        if out.status is not CONFIRMED:
+            return out
+        for n in ns:           # mu chosen at the smallest sd keeps the criterion at every larger sd
+            z = ND.ztest(n, "0.5", m, a, _dec(state[n][1], 30), digits=DIG)
+            if not (state[n][1] > state[n][0] and increase(z) <= mpmath.mpf("0.01")):
+                return Outcome(FAILED, detail=f"n = {n}: mu_min at sd 0.25 does not cover sd 0.5")
+        out.detail += "; mu_min at sd 0.25 exceeds mu_min at sd 0.5 and keeps beta's increase <= 1% at sd 0.5"
+        return out
+
+    def counterexample():
+        if not all(state[n][2] > mpmath.mpf("0.1") for n in ns):
+            return None
+        return {f"n = {n}": f"mu chosen at sd 0.5: {_s(state[n][0], 6)}; at true sd 0.25 beta grows by "
+                f"{_s(100 * state[n][2], 4)}% (criterion 1%); mu_min at sd 0.25: {_s(state[n][1], 6)}" for n in ns}
+    return refutation("For instance, a variance of ... for a Bernoulli-distributed binary variable is a known upper "
+                      "bound. Adopting a conservative, i.e., worst-case, estimate ensures that the conclusions remain "
+                      "valid even if the true variance is smaller.",
+                      "for the relative criterion of Section 5.2 the worst case is the smallest plausible variance: mu "
+                      "chosen at sd 0.5 lets beta grow by 21.4%, 21.1%, 19.1% (n = 15, 100, 500) when the true sd is "
+                      "0.25; mu chosen at sd 0.25 (17.7, 20.5, 21.7 against 3.9, 4.6, 5.2) covers every larger sd",
+                      counterexample, corrected, "numeric.design.ztest_min_mu and ztest (alpha = 0.05, m = 0.2, "
+                      "Delta_q = 1/n)", kind="statement")
+
+
+@claim("DF-Errata-Thm1-proof-pprior-gt-1", ("000",), DF + ", Appendix A, proof of Theorem 1, lines 508-510",
+       "statement",
+       "the proof of Theorem 1 concludes from (1 - p_prior) alpha_0 = 0 that 'alpha_0 = 0 as p_prior > 1': a prior "
+       "is in [0, 1] (Definition 3), and the step needs 1 - p_prior != 0, i.e. p_prior < 1 (at p_prior = 1 every "
+       "alpha_0 solves the equation)")
+def _df_thm1_pprior():
+    from derive.posterior import one_minus_posterior
+    rec = derive.laplace("1")
+    numerator = sp.numer(sp.together(one_minus_posterior(rec)))     # (1 - p_prior) alpha: p_post = 1 iff it is 0
+
+    def corrected():
+        a0 = sp.Symbol("alpha_0")            # no sign assumption: alpha_0 = 0 must be a solution
+        at_half = sp.solve(numerator.xreplace({prior_c: sp.Rational(1, 2), prior: sp.Rational(1, 2), sy.alpha: a0}), a0)
+        if at_half != [0]:
+            return Outcome(FAILED, detail=f"1 - p_post = 0 at p_prior = 1/2 for alpha in {at_half}, expected [0]",
+                           method="sympy")
+        return Outcome(CONFIRMED, points=1, margin="0", method="sympy",
+                       detail=f"the numerator of 1 - p_post (derive.posterior) is {numerator}; at p_prior = 1/2 it "
+                              "vanishes only at alpha = 0")
+
+    def counterexample():
+        at_one = sp.simplify(numerator.xreplace({prior_c: 0, prior: 1}))
+        if at_one != 0:
+            return None
+        return {"numerator of 1 - p_post": str(numerator),
+                "p_prior = 1": "the numerator is 0 for every alpha_0: the step needs p_prior < 1",
+                "p_prior > 1": "not a probability (Definition 3: p_prior in [0, 1]; Section 3.2: (0; 1))"}
+    return refutation(r"which implies that ... \alpha_{0}=0 as ... p_{\text{prior}}>1",
+                      "alpha_0 = 0 as p_prior < 1 (1 - p_prior > 0)", counterexample, corrected,
+                      "SymPy on derive.posterior.one_minus_posterior", kind="statement")

@@ -106,18 +106,21 @@ _TRUNC_CELLS = (("0.5", "0.67", "0.82"), ("1", "0.67", "0.71"), ("1", "0.83", "2
                 ("1.5", "0.95", "4.41"))
 
 
+def _f_beta_at(eps, beta, th):
+    """F_beta of the Laplace attack that reports 'D' above theta (Q(D') = 0, Q(D) = 1, scale 1/eps), from
+    precision = RSR/(RSR + GSR) and recall = RSR with RSR, GSR the Laplace tails above theta."""
+    e, b2 = _mpf(eps), _mpf(beta) ** 2
+    rsr, gsr = laplace_sf(th, 1, 1 / e), laplace_sf(th, 0, 1 / e)
+    prec = rsr / (rsr + gsr)
+    return (1 + b2) * prec * rsr / (b2 * prec + rsr)
+
+
 def _f_beta_brute(eps, beta):
-    """max over theta of F_beta of the Laplace attack (Q(D') = 0, Q(D) = 1, scale 1/eps), from
-    precision = RSR/(RSR + GSR) and recall = RSR with GSR the Laplace tail above theta; the
-    supremum includes theta -> -oo (the plateau (1 + beta^2)/(2 + beta^2))."""
+    """max over theta of F_beta (``_f_beta_at``); the supremum includes theta -> -oo (the plateau
+    (1 + beta^2)/(2 + beta^2))."""
     with mpmath.workdps(30):
         e, b2 = _mpf(eps), _mpf(beta) ** 2
-
-        def fb(th):
-            rsr, gsr = laplace_sf(th, 1, 1 / e), laplace_sf(th, 0, 1 / e)
-            prec = rsr / (rsr + gsr)
-            return (1 + b2) * prec * rsr / (b2 * prec + rsr)
-        _, best = brute_max(fb, -40 / e, 1 + 40 / e, grid=400, smooth=True)
+        _, best = brute_max(lambda th: _f_beta_at(eps, beta, th), -40 / e, 1 + 40 / e, grid=400, smooth=True)
         return max(best, (1 + b2) / (2 + b2))
 
 
@@ -218,3 +221,166 @@ def _lxm_gauss_range():
                       "the calibration is (eps, delta)-DP for eps < 1 (Dwork-Roth); for larger eps use the analytic "
                       "Gaussian mechanism", counterexample, corrected,
                       "mp.profile_delta of derive.classical_gaussian", kind='statement')
+
+
+@claim("LXM-Errata-App10.3-minimum-F", ("001",), LXM + ", Appendix 10.3, lines 1795-1806", "statement",
+       "'The corresponding minimum value for F-score can be computed as ...' (the proof of Eq. 12, second "
+       "interval): the stationary point theta* of f = (GSR + beta^2)/RSR minimises f and so MAXIMISES "
+       "F = (1 + beta^2)/(1 + f); the printed value is the maximum F-score, and the infimum of F over theta is 0")
+def _lxm_min_f():
+    cases = (("2", "1"), ("3", "2"), ("4", "0.5"))
+
+    def corrected():
+        rows = [({"eps": e, "beta": b, "what": "F*_beta (numeric.attack.fscore_optimum) vs brute-force max over theta"},
+                 NA.fscore_optimum(derive.laplace(e), b, DIG).fscore, _f_beta_brute(e, b)) for e, b in cases]
+        return agreement(rows, 1e-9, "the value at the stationary point is the maximum of F_beta over the threshold")
+
+    def counterexample():
+        out = {}
+        with mpmath.workdps(30):
+            for e, b in cases:
+                opt = NA.fscore_optimum(derive.laplace(e), b, DIG)
+                th = mpmath.mpf(opt.threshold)
+                near = [_f_beta_at(e, b, th + d) for d in (mpmath.mpf("-0.3"), mpmath.mpf("0.3"))]
+                far = _f_beta_at(e, b, th + 40 / _mpf(e))
+                if not (all(_gt(opt.fscore, v) for v in near) and _gt(opt.fscore, far)):
+                    return None
+                out[f"eps = {e}, beta = {b}"] = (f"F(theta* = {_s(th, 8)}) = {_s(opt.fscore, 10)}; F(theta* -+ 0.3) = "
+                                                 f"{_s(near[0], 6)}, {_s(near[1], 6)}; F(theta* + 40/eps) = {_s(far, 3)}")
+        return out
+    return refutation("Q(D 0). The corresponding minimum value for F\ufffdscore ... can be computed as (1+ "
+                      "\ufffd 2 )(1+4 \ufffd 2 e\ufffd \ufffd",
+                      "the corresponding maximum value of the F-score (the stationary point minimises f = (GSR + "
+                      "beta^2)/RSR, hence maximises F = (1 + beta^2)/(1 + f)); it is Eq. 12's F*_beta",
+                      counterexample, corrected, "numeric.attack.fscore_optimum and F_beta from the Laplace tails",
+                      kind="statement")
+
+
+# ------------------------------------------------------------ Appendix 10.5.1: F-score with a prior rho_p
+#: rho_p = 0.5 (no record or temporal correlation): the prior weight w = 1 - rho_p (derive.attack.prior_weight)
+_RHO_P, _W = "0.5", "0.5"
+
+
+def _f_prior(eps, beta, th):
+    """f = ((1 - rho_p) GSR + beta^2)/RSR at threshold theta (App. 10.5.1's objective, F = (1 + beta^2)/(1 + f)):
+    GSR from the Laplace tail of Q(D') = 0 (plain mpmath), RSR through the toolkit as the power of the
+    Neyman-Pearson test of Laplace(eps) at level GSR."""
+    with mpmath.workdps(WDPS):
+        gsr = laplace_sf(mpmath.mpf(th), 0, 1 / _mpf(eps))
+    rsr = mp.power(derive.laplace(eps), _dec(gsr, 40), DIG)
+    with mpmath.workdps(WDPS):
+        return ((1 - _mpf(_RHO_P)) * gsr + _mpf(beta) ** 2) / rsr, gsr, rsr
+
+
+def _rsr_reference(eps, th):
+    with mpmath.workdps(WDPS):
+        return laplace_sf(mpmath.mpf(th), 1, 1 / _mpf(eps))
+
+
+@claim("LXM-Errata-App10.5.1-third-interval", ("001",), LXM + ", Appendix 10.5.1, line 2235", "statement",
+       "the third interval of App. 10.5.1 is printed as [Q(D'), +inf); the f written for it, (0.5 (1 - rho_p) "
+       "e^{-eps (theta - Q(D'))} + beta^2)/(0.5 e^{-eps (theta - Q(D))}), is f only for theta >= Q(D): the interval "
+       "is [Q(D), +inf) (as in App. 10.3); at theta = Q(D') = 0 its 'RSR' 0.5 e^eps exceeds 1")
+def _lxm_third_interval():
+    eps, beta = "1", "1"
+
+    def printed(th):
+        with mpmath.workdps(WDPS):
+            e, t = _mpf(eps), mpmath.mpf(th)
+            rsr = mpmath.exp(-e * (t - 1)) / 2
+            return ((1 - _mpf(_RHO_P)) * mpmath.exp(-e * t) / 2 + _mpf(beta) ** 2) / rsr, rsr
+
+    def corrected():
+        rows = []
+        for th in ("1", "2", "0", "0.5"):
+            f, _, rsr = _f_prior(eps, beta, th)
+            rows.append(({"theta": th, "what": "RSR (mp.power at level GSR) vs the Laplace tail"}, rsr,
+                         _rsr_reference(eps, th)))
+            if mpmath.mpf(th) >= 1:
+                rows.append(({"theta": th, "what": "printed f on [Q(D), inf) vs f"}, printed(th)[0], f))
+        return agreement(rows, TOL, "rho_p = 0.5, eps = 1, beta = 1, Q(D') = 0, Q(D) = 1")
+
+    def counterexample():
+        out = {}
+        for th in ("0", "0.5"):
+            f, _, _ = _f_prior(eps, beta, th)
+            pf, prsr = printed(th)
+            if not _gt(pf, f) and not _gt(f, pf):
+                return None
+            out[f"theta = {th} (in [Q(D'), Q(D)))"] = f"f = {_s(f, 8)}; printed form {_s(pf, 8)} (its RSR {_s(prsr, 6)})"
+        return out
+    return refutation("3) For the third interval of [Q(D 0); + 1 , we have f =",
+                      "the third interval is [Q(D), +inf), where the printed f holds (theta = 1, 2: equal to f); on "
+                      "[Q(D'), Q(D)) it does not (theta = 0: f = 1.5317, printed 0.9197)", counterexample, corrected,
+                      "mp.power of derive.laplace(1) at the level GSR(theta), rho_p = 0.5", kind="formula")
+
+
+@claim("LXM-Errata-App10.5.1-monotone-interval", ("001",), LXM + ", Appendix 10.5.1, lines 2289-2290", "statement",
+       "'Therefore, f increases monotonically for theta in (-inf, Q(D')]' (the conclusion of part 3): on "
+       "(-inf, Q(D')] f increases only if eps < log(1 + beta^2/(1 - rho_p)) (log 3 = 1.0986 at rho_p = 0.5, "
+       "beta = 1) and decreases otherwise (eps = 3); part 3's conclusion is that f increases on [Q(D), +inf)")
+def _lxm_monotone():
+    beta = "1"
+
+    def values(eps, thetas):
+        return [_f_prior(eps, beta, th)[0] for th in thetas]
+
+    def corrected():
+        rows = [({"eps": e, "theta": th, "what": "RSR (mp.power at level GSR) vs the Laplace tail"},
+                 _f_prior(e, beta, th)[2], _rsr_reference(e, th)) for e in ("1", "3") for th in ("-2", "1.5")]
+        out = agreement(rows, TOL, "rho_p = 0.5, beta = 1, Q(D') = 0, Q(D) = 1")
+        if out.status is not CONFIRMED:
+            return out
+        up_right = values("3", ("1", "1.5", "3"))
+        up_left = values("1", ("-2", "-1", "-0.1"))
+        if not (up_right[0] < up_right[1] < up_right[2] and up_left[0] < up_left[1] < up_left[2]):
+            return Outcome(FAILED, detail=f"f not increasing on [1, oo) at eps = 3 ({up_right}) or on (-oo, 0] at "
+                                          f"eps = 1 < log 3 ({up_left})")
+        out.detail += "; f increases on [Q(D), oo) (eps = 3) and on (-oo, Q(D')] when eps = 1 < log 3"
+        return out
+
+    def counterexample():
+        down = values("3", ("-2", "-1", "-0.1"))
+        if not (down[0] > down[1] > down[2]):
+            return None
+        return {"eps = 3, rho_p = 0.5, beta = 1": f"f(-2), f(-1), f(-0.1) = {', '.join(_s(v, 8) for v in down)}: "
+                "decreasing on (-inf, Q(D')]", "log(1 + beta^2/(1 - rho_p))": "1.0986 < eps = 3"}
+    return refutation("Therefore, f increases monotonically for \ufffd 2 (\ufffd1 ; Q(D 0)]",
+                      "f increases on [Q(D), +inf) (part 3); on (-inf, Q(D')] it increases only for eps < log(1 + "
+                      "beta^2/(1 - rho_p)) (part 1)", counterexample, corrected,
+                      "mp.power of derive.laplace at the level GSR(theta), rho_p = 0.5", kind="statement")
+
+
+@claim("LXM-Errata-App10.5.1-Eq12-xref", ("001",), LXM + ", Appendix 10.5.1, lines 2290-2293", "statement",
+       "'Combining the analysis for all the three intervals, we can achieve F-score as in Eq. 12': the analysis is "
+       "of the prior version (rho_p > 0), whose maximum differs from Eq. 12's (rho_p = 0.5, eps = 2, beta = 1: "
+       "0.871020 against 0.819095); App. 10.5.2 itself calls the result Eq. 18")
+def _lxm_eq12_xref():
+    eps, beta = "2", "1"
+
+    def brute(w):
+        with mpmath.workdps(30):
+            e, b2, wv = _mpf(eps), _mpf(beta) ** 2, _mpf(w)
+
+            def fb(th):
+                rsr, gsr = laplace_sf(th, 1, 1 / e), laplace_sf(th, 0, 1 / e)
+                return (1 + b2) * rsr / (b2 + rsr + wv * gsr)
+            _, best = brute_max(fb, -40 / e, 1 + 40 / e, grid=400, smooth=True)
+            return max(best, (1 + b2) / (2 + b2 - (1 - wv)))
+
+    def corrected():
+        rows = [({"w": w, "what": "F*_beta with prior weight w (numeric.attack.fscore_optimum) vs brute force"},
+                 NA.fscore_optimum(derive.laplace(eps), beta, DIG, weight=w).fscore, brute(w)) for w in (_W, "1")]
+        return agreement(rows, 1e-9, "eps = 2, beta = 1: F* with rho_p = 0.5 (w = 0.5) and without (w = 1, Eq. 12)")
+
+    def counterexample():
+        with_prior = NA.fscore_optimum(derive.laplace(eps), beta, DIG, weight=_W).fscore
+        eq12 = NA.fscore_optimum(derive.laplace(eps), beta, DIG).fscore
+        if not _gt(with_prior, eq12, mpmath.mpf("1e-3")):
+            return None
+        return {"rho_p = 0.5, eps = 2, beta = 1": f"max F of App. 10.5.1 = {_s(with_prior, 10)}; Eq. 12 = {_s(eq12, 10)}"}
+    return refutation("Combining the analysis for all the three ... intervals, we can achieve F \ufffd ... \ufffdscore as "
+                      "in Eq. 12.",
+                      "the F-score with the prior (Eq. 18 of App. 10.5.2: e^eps replaced by e^eps/(1 - rho_p), plateau "
+                      "(1 + beta^2)/(2 + beta^2 - rho_p)), not Eq. 12", counterexample, corrected,
+                      "numeric.attack.fscore_optimum with weight = 1 - rho_p", kind="cross-reference")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 import mpmath
+import sympy as sp
 
 import derive
 from derive import symbols as sy
@@ -233,7 +234,6 @@ def _mha_order():
                       kind="statement")
 
 
-_T2_ROW1 = (("0.1", "0.8276"), ("0.5", "0.6326"), ("1.0", "0.5796"), ("5.0", "0.5208"), ("10.0", "0.5113"))
 
 
 def _riemann_laplace_reference(r, n: int = 1000):
@@ -248,13 +248,18 @@ def _riemann_laplace_reference(r, n: int = 1000):
         return total / n
 
 
-#: Table 2 as printed (rows Delta f = 0.01, 0.5, 1.0, 5.0, 10.0; columns sigma^2 = 0.1, 0.5, 1.0, 5.0, 10.0)
-_T2 = (("0.5010", "0.5006", "0.5005", "0.5005", "0.5005"), ("0.5378", "0.5093", "0.5051", "0.5015", "0.5010"),
-       ("0.8276", "0.6326", "0.5796", "0.5208", "0.5113"), ("0.9692", "0.7975", "0.7070", "0.5668", "0.5378"),
-       ("1.000", "0.9998", "0.9970", "0.9124", "0.8276"))
-_T2_COLS = ("0.1", "0.5", "1.0", "5.0", "10.0")
-#: the Delta f each printed row was computed with (the grid of Table 4)
-_T2_ACTUAL = ("0.01", "0.1", "0.5", "1", "5")
+#: the Delta f each printed row of Tables 2 and 4 was computed with (the rows are labelled 0.01, 0.5, 1.0,
+#: 5.0, 10.0; the tables themselves: proofs_check.reproduce_mha, one copy)
+_ROWS_ACTUAL = ("0.01", "0.1", "0.5", "1", "5")
+
+
+def _cells_not_reproduced(table, cell):
+    """The printed cells of ``table`` (rows _ROWS_ACTUAL, columns COLS) that ``cell(df, var)`` neither
+    rounds nor truncates to."""
+    from .reproduce_mha import COLS
+    from .rounding import reproduces
+    return [(df, var, printed) for df, row in zip(_ROWS_ACTUAL, table) for var, printed in zip(COLS, row)
+            if not reproduces(printed, cell(df, var))]
 
 
 @claim("MHA-Errata-Table2-vs-Table1-scale", ("003",), MHA + ", Tables 1-2 (lines 156-177), line 81, line 225",
@@ -282,17 +287,18 @@ def _mha_table2_scale():
                                     "right-endpoint sum) against the Laplace law")
         if out.status is not CONFIRMED:
             return out
-        bad = [(df, var, printed) for df, row in zip(_T2_ACTUAL, _T2) for var, printed in zip(_T2_COLS, row)
-               if not reproduces(printed, cell(df, var))]
+        from .reproduce_mha import T2
+        bad = _cells_not_reproduced(T2, cell)
         if bad:
-            return Outcome(FAILED, detail=f"Table 2 cells not reproduced at Delta f' = {_T2_ACTUAL}: {bad}")
-        out.detail += f"; all 25 cells of Table 2 reproduced at Delta f' = {', '.join(_T2_ACTUAL)}"
+            return Outcome(FAILED, detail=f"Table 2 cells not reproduced at Delta f' = {_ROWS_ACTUAL}: {bad}")
+        out.detail += f"; all 25 cells of Table 2 reproduced at Delta f' = {', '.join(_ROWS_ACTUAL)}"
         return out
 
     def counterexample():
         out = {}
         with mpmath.workdps(WDPS):
-            for var, printed in zip(_T2_COLS, _T2[2]):      # the row labelled Delta f = 1.0, sigma^2 the variance
+            from .reproduce_mha import COLS, T2
+            for var, printed in zip(COLS, T2[2]):      # the row labelled Delta f = 1.0, sigma^2 the variance
                 got = NTS.auc_riemann("laplace", 1.0 / math.sqrt(float(var)))   # eps/sqrt2, eps = sqrt2 Delta f/sigma
                 if not reproduces(printed, got):
                     out[f"Delta f = 1.0, sigma^2 = {var} (variance, as labelled)"] = f"{got:.6f}, printed {printed}"
@@ -331,3 +337,88 @@ def _mha_cross():
         return Outcome(FAILED, detail=f"no crossing: Laplace - Gaussian power = {signs}")
     out.detail += "; Laplace - Gaussian power: " + ", ".join(f"{k}: {_s(v, 6)}" for k, v in signs.items())
     return out
+
+
+@claim("MHA-Errata-Table4-rows", ("003",), MHA + ", Table 4, lines 211-221", "statement",
+       "Table 4 (risk of the normal two-release test against Delta f and tau^2) does not match its row labels: the "
+       "risk depends on Delta f/tau only and increases with it, and the cells are the right-endpoint AUC sum at "
+       "shift Delta f'/(sqrt2 tau) with Delta f' = 0.01, 0.1, 0.5, 1, 5 for the rows printed 0.01, 0.5, 1.0, 5.0, "
+       "10.0 (Table 2's grid); as labelled, the row 1.0 is not reproduced")
+def _mha_table4_rows():
+    from numeric import two_sided as NTS
+
+    from .reproduce_mha import COLS, T4
+    from .rounding import reproduces
+
+    def cell(df, var):
+        return NTS.auc_riemann("normal", float(df) / (math.sqrt(2) * math.sqrt(float(var))))
+
+    def corrected():
+        with mpmath.workdps(20):
+            d = 1 / mpmath.sqrt(2)
+            # z_{alpha/2} = sqrt2 erfinv(1 - alpha) at alpha = i/1000 (alpha = 1: z = 0)
+            zs = [mpmath.sqrt(2) * mpmath.erfinv(1 - mpmath.mpf(i) / 1000) for i in range(1, 1001)]
+            ref = mpmath.fsum(normal_sf(z - d) + normal_cdf(-z - d) for z in zs) / 1000
+        out = agreement([({"d": "1/sqrt2", "what": "numeric.two_sided.auc_riemann('normal') vs the right-endpoint sum "
+                           "of the two-sided normal power (plain mpmath)"}, mpmath.mpf(cell("1", "1.0")), ref)],
+                        1e-9, "the two-sided normal test's AUC as Table 4 sums it")
+        if out.status is not CONFIRMED:
+            return out
+        bad = _cells_not_reproduced(T4, cell)
+        if [(df, var) for df, var, _ in bad] != [("5", "0.5")]:
+            return Outcome(FAILED, detail=f"Table 4 cells not reproduced at Delta f' = {_ROWS_ACTUAL}: {bad}")
+        out.detail += (f"; 24 of 25 cells of Table 4 reproduced at Delta f' = {', '.join(_ROWS_ACTUAL)} (the cell "
+                       f"printed 0.9997 at row 10.0, tau^2 = 0.5 computes to {cell('5', '0.5'):.8f})")
+        return out
+
+    def counterexample():
+        out = {}
+        for var, printed in zip(COLS, T4[2]):          # the row labelled Delta f = 1.0
+            got = cell("1.0", var)
+            if not reproduces(printed, got):
+                out[f"Delta f = 1.0, tau^2 = {var} (as labelled)"] = f"{got:.6f}, printed {printed}"
+        return out if len(out) >= 3 else None
+    return refutation("**Table 4** Risk values associated with $\\Delta f$ and $\\tau^2$ values when adding normal "
+                      "noise to the mean of a database $D$ ... 1.0\t0.6634\t0.5387\t0.5200\t0.5045\t0.5025",
+                      "the rows printed 0.01, 0.5, 1.0, 5.0, 10.0 were computed with Delta f = 0.01, 0.1, 0.5, 1, 5 "
+                      "(24 of 25 cells reproduced; as labelled the row 1.0 would read 0.8931, 0.6360, 0.5738, 0.5162, "
+                      "0.5084, the cells printed in the row 5.0), the same shift of labels as Table 2", counterexample, corrected,
+                      "numeric.two_sided.auc_riemann('normal') at d = Delta f/(sqrt2 tau)", kind="notation")
+
+
+@claim("MHA-Errata-Eq2-statistic-not-standardised", ("003",), MHA + ", Section 4.2, lines 187-193", "statement",
+       "the two-release normal test uses A = (X_R - X'_R)/tau (Eq. 2) against the standard normal critical value "
+       "Z_{alpha/2}; X_R - X'_R has variance 2 tau^2, so A ~ N(0, 2) under H0 and the test has size 0.1658 at "
+       "alpha = 0.05 (0.0685 at 0.01): the statistic for that critical value is (X_R - X'_R)/(sqrt2 tau), the one "
+       "the paper's own power formula (with Delta f/(sqrt2 tau)) needs")
+def _mha_eq2():
+    from derive.special import to_erf
+    levels = ("0.05", "0.01")
+
+    def size_printed(a):
+        """P(|A| > z_{a/2}) for A ~ N(0, 2): 2 P(Z > z_{a/2}/sqrt2), from the normal law (plain mpmath)."""
+        with mpmath.workdps(WDPS):
+            return 2 * normal_sf(normal_isf(_mpf(a) / 2) / mpmath.sqrt(2))
+
+    def corrected():
+        rows = []
+        for a in levels:
+            size = sp.N(to_erf(TS.normal_power().subs({sy.alpha: sp.Rational(a), TS.d: 0})), 30)
+            rows.append(({"alpha": a, "what": "size of the standardised test (derive.two_sided.normal_power at "
+                          "d = 0) vs alpha"}, size, _mpf(a)))
+        return agreement(rows, TOL, "with A = (X_R - X'_R)/(sqrt2 tau) the two-sided test has size alpha")
+
+    def counterexample():
+        out = {}
+        for a in levels:
+            s = size_printed(a)
+            if not _gt(s, 3 * _mpf(a)):
+                return None
+            out[f"alpha = {a}"] = f"P_H0(|A| > Z_(alpha/2)) = {_s(s, 8)} with A = (X_R - X'_R)/tau ~ N(0, 2)"
+        return out
+    return refutation("$$A = \\frac{\\bar{X}_R - \\bar{X}'_R}{\\tau} \\tag{2}$$ ... and we reject $H_0$ for large "
+                      "values of $|A|$ . ... Let $\\Phi(\\cdot)$ be the standard normal cumulative distribution and "
+                      "$Z_{\\frac{\\alpha}{2}}$ be the critical value of the test under $H_0$ at level $\\alpha$",
+                      "A = (X_R - X'_R)/(sqrt2 tau), N(0, 1) under H0, so that |A| > Z_{alpha/2} has size alpha; with "
+                      "A as printed the size is 0.16578 (alpha = 0.05) and 0.068548 (alpha = 0.01)",
+                      counterexample, corrected, "derive.two_sided.normal_power and the normal law", kind="formula")

@@ -12,6 +12,7 @@ CLAIM_MODULES = ("proofs_check.claims_foundation", "proofs_check.claims_attack",
                  "proofs_check.claims_errata_000", "proofs_check.claims_errata_001",
                  "proofs_check.claims_errata_002", "proofs_check.claims_errata_003",
                  "proofs_check.claims_errata_004", "proofs_check.claims_errata_004_subsampling",
+                 "proofs_check.claims_errata_xref",
                  "proofs_check.claims_composition",
                  "proofs_check.claims_su", "proofs_check.claims_clt",
                  "proofs_check.claims_links")

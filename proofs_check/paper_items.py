@@ -1,0 +1,56 @@
+"""Numbered items of the seed papers, as data: headings of theorems, corollaries and sections, and
+equation labels, each with the seed line where it stands (``../shared/seeds``, 1-based).
+
+Cross-reference errata (``proofs_check.claims_errata_xref``) are decided on this table: whether a
+cited item exists, and which theorem an equation label belongs to.  The toolkit does not read the
+papers; tests/test_paper_items.py checks every entry against the seed text when it is present (the
+label stands on the recorded line).  Items whose label the extraction lost are not listed.
+"""
+
+from __future__ import annotations
+
+#: paper -> label -> (seed line, what it belongs to or heads)
+ITEMS: dict[str, dict[str, tuple[int, str]]] = {
+    "002": {
+        "Theorem 2.3": (35, "Section 2"), "Theorem 2.7": (45, "Section 2"), "Theorem 2.8": (48, "Section 2"),
+        "Theorem 2.9": (51, "Section 2"),
+        "Theorem 3.1": (67, "Section 3"), "Theorem 3.2": (71, "Section 3"), "Theorem 3.3": (76, "Section 3"),
+        "Lemma 3.4": (82, "Section 3"), "Theorem 3.5": (84, "Section 3"), "Corollary 3.6": (97, "Section 3"),
+        "Corollary 3.7": (101, "Section 3"), "Theorem 3.9": (106, "Section 3"), "Corollary 3.10": (113, "Section 3"),
+        "Corollary 3.11": (124, "Section 3"), "Corollary 3.12": (126, "Section 3"),
+        "(3)": (73, "Theorem 3.2"), "(5)": (80, "Theorem 3.3"), "(9)": (94, "Theorem 3.5"),
+        "proof of Theorem 3.3": (280, "Appendix A.3"), "proof of Theorem 3.5": (306, "Appendix A.5"),
+    },
+    "003": {
+        "Section 2": (37, "Statistical disclosure limitation and quantifying privacy"),
+        "Section 2.1": (51, "Differential privacy"),
+        "Section 3": (95, "Using the receiver-operator characteristic (ROC) curve and area under the curve (AUC) "
+                          "to assess privacy"),
+        "Section 4": (125, "Examples"), "Section 4.1": (127, "Adding Laplace noise"),
+        "Section 4.2": (181, "Adding normal noise"), "Section 5": (237, "Discussion"),
+        "Table 1": (156, "risk of the Laplace release against eps = 0.01, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0"),
+        "Table 3": (203, "risk of the normal release against delta = 0.75, 1, 1.5 and eps"),
+        "Fig. 1": (153, "ROC curves for eps = 0.1, 1.0, 4.0 (line 147)"),
+        "Fig. 3": (199, "contour plot of the risk over (eps, delta)"),
+    },
+}
+
+
+def item(paper: str, label: str) -> tuple[int, str] | None:
+    """(line, owner) of a numbered item, or None when the paper has no such item."""
+    return ITEMS.get(paper, {}).get(label)
+
+
+def heading_line_text(label: str) -> str:
+    """What the seed line of ``label`` starts with: 'Corollary 3.10.' for a result, '(3)' for an
+    equation label, a '#' heading with the number for a section (seed 003), the result's name for a proof,
+    the bold caption label of a table or figure (seed 003)."""
+    if label.startswith("("):
+        return label
+    if label.startswith("Section "):
+        return label.split()[1] + " "
+    if label.startswith("proof of "):
+        return label[len("proof of "):]
+    if label.startswith(("Table ", "Fig. ")):
+        return "**" + label + "**"
+    return label + "."

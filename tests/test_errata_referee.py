@@ -1,0 +1,108 @@
+"""Errata found by the referee checks of issue #23 (cross-references against proofs_check.paper_items;
+table labels; definitions and sensitivities): each is REFUTED now, and flips when the table of
+numbered items or the toolkit code it rests on is broken (monkeypatch)."""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+
+import numeric.attack
+import numeric.mp
+import numeric.two_sided
+from proofs_check import checker, paper_items
+
+
+def _status(claim_id: str) -> str:
+    (c,) = checker.select(claim_id=claim_id)
+    return checker.evaluate(c, timeout=60)["status"]
+
+
+@pytest.mark.parametrize("cid, paper, label, entry", [
+    # a Theorem 3.10 in the table: the reference would resolve
+    ("KZ-Errata-Theorem-3.10-xref", "002", "Theorem 3.10", (113, "Section 3")),
+    # (3) owned by the theorem the proof is of: citing it there would be right
+    ("KZ-Errata-A3-proof-eq3-for-eq5", "002", "(3)", (73, "Theorem 3.3")),
+    ("KZ-Errata-A5-proof-eq3-for-eq9", "002", "(3)", (73, "Theorem 3.5")),
+    # Section 3 headed 'differential privacy': the roadmap's first sentence would be right
+    ("MHA-Errata-roadmap-section-numbers", "003", "Section 3", (95, "Differential privacy")),
+    # a Fig. 1 with a curve at eps = 0.5: reading 0.5253 'from Fig. 1' would be possible
+    ("MHA-Errata-AUC-values-from-figures", "003", "Fig. 1", (153, "ROC curves for eps = 0.1, 0.5, 1.0, 4.0")),
+])
+def test_xref_flips_with_the_table(monkeypatch, cid, paper, label, entry):
+    assert _status(cid) == "REFUTED"
+    monkeypatch.setitem(paper_items.ITEMS[paper], label, entry)
+    assert _status(cid) == "CONFIRMED"
+
+
+def test_xref_correction_must_exist(monkeypatch):
+    """The corrected reference is checked too: without Corollary 3.10 in the table the claim fails."""
+    monkeypatch.delitem(paper_items.ITEMS["002"], "Corollary 3.10")
+    assert _status("KZ-Errata-Theorem-3.10-xref") == "FAILED"
+
+
+def test_lxm_minimum_f_fails_with_a_wrong_optimum(monkeypatch):
+    orig = numeric.attack.fscore_optimum
+
+    def lowered(record, beta, digits=15, weight=None):
+        out = orig(record, beta, digits, weight)
+        return type(out)(**{**out.__dict__, "fscore": out.fscore * mpmath.mpf("0.99")})
+    assert _status("LXM-Errata-App10.3-minimum-F") == "REFUTED"
+    monkeypatch.setattr(numeric.attack, "fscore_optimum", lowered)
+    assert _status("LXM-Errata-App10.3-minimum-F") == "FAILED"
+
+
+def test_mha_table4_fails_with_a_left_endpoint_sum(monkeypatch):
+    orig = numeric.two_sided.auc_riemann
+    assert _status("MHA-Errata-Table4-rows") == "REFUTED"
+    monkeypatch.setattr(numeric.two_sided, "auc_riemann", lambda kind, shift, n=1000: orig(kind, shift, n) - 1 / n)
+    assert _status("MHA-Errata-Table4-rows") == "FAILED"
+
+
+@pytest.mark.parametrize("cid", ["DF-Errata-Def2-tradeoff-inf-set", "DF-Errata-Deltaq-data-dependent"])
+def test_df_referee_errata_fail_with_a_tradeoff_off(monkeypatch, cid):
+    orig = numeric.mp.tradeoff
+    assert _status(cid) == "REFUTED"
+    monkeypatch.setattr(numeric.mp, "tradeoff", lambda record, alpha, digits=15: orig(record, alpha, digits)
+                        * (1 + mpmath.mpf("1e-9")))
+    assert _status(cid) == "FAILED"
+
+
+@pytest.mark.parametrize("cid", ["LXM-Errata-App10.5.1-third-interval", "LXM-Errata-App10.5.1-monotone-interval"])
+def test_lxm_prior_errata_fail_with_a_power_off(monkeypatch, cid):
+    orig = numeric.mp.power
+    assert _status(cid) == "REFUTED"
+    monkeypatch.setattr(numeric.mp, "power", lambda record, alpha, digits=15: orig(record, alpha, digits)
+                        * (1 + mpmath.mpf("1e-9")))
+    assert _status(cid) == "FAILED"
+
+
+def test_lxm_eq12_xref_flips_when_the_prior_is_ignored(monkeypatch):
+    """An F* that ignores the prior weight makes the appendix's result equal Eq. 12 (no counter-example),
+    and then disagrees with the brute force that has the prior: FAILED."""
+    orig = numeric.attack.fscore_optimum
+    assert _status("LXM-Errata-App10.5.1-Eq12-xref") == "REFUTED"
+    monkeypatch.setattr(numeric.attack, "fscore_optimum", lambda record, beta, digits=15, weight=None:
+                        orig(record, beta, digits))
+    assert _status("LXM-Errata-App10.5.1-Eq12-xref") == "FAILED"
+
+
+def test_df_variance_bound_fails_with_a_ztest_off(monkeypatch):
+    import dataclasses
+
+    import numeric.design
+    orig = numeric.design.ztest
+    assert _status("DF-Errata-S5.2-variance-bound-not-conservative") == "REFUTED"
+    monkeypatch.setattr(numeric.design, "ztest", lambda *a, **k: dataclasses.replace(
+        orig(*a, **k), one_minus_power=orig(*a, **k).one_minus_power * (1 + mpmath.mpf("1e-9"))))
+    assert _status("DF-Errata-S5.2-variance-bound-not-conservative") == "FAILED"
+
+
+def test_df_thm1_proof_flips_when_p_post_never_reaches_one(monkeypatch):
+    """With a 1 - p_post whose numerator keeps a prior term, p_prior = 1 no longer leaves every alpha_0
+    free: the counter-example goes (REFUTED -> CONFIRMED)."""
+    import derive.posterior as P
+    orig = P.one_minus_posterior
+    assert _status("DF-Errata-Thm1-proof-pprior-gt-1") == "REFUTED"
+    monkeypatch.setattr(P, "one_minus_posterior", lambda rec: orig(rec).xreplace({P.prior_c: P.prior_c + P.prior}))
+    assert _status("DF-Errata-Thm1-proof-pprior-gt-1") == "CONFIRMED"
