@@ -297,7 +297,8 @@ def sup_attained(record: TradeOff, rho_value: sp.Expr) -> bool:
     """
     from .special import to_erf
     branch, _ = active_near_zero(record.one_minus_f)
-    if isinstance(branch, (sp.Piecewise, sp.Max, sp.Min)):
+    if branch.has(sp.Piecewise, sp.Max, sp.Min, sp.Abs, sp.Heaviside, sp.sign):
+        # a nested piece could be linear only below the probe points used next: do not guess
         raise ValueError(f"{record.name}: the branch of 1 - f active near 0 could not be isolated")
     diff = sp.simplify(to_erf(branch - rho_value * alpha))
     if diff == 0:

@@ -100,14 +100,15 @@ def classify(record: TradeOff) -> Classification:
     return Classification(f0=f0, rho=rho, failure=R.failure_class(below, rho.value))
 
 
-def _sup(record: TradeOff, cls: Classification, env, digits):
+def _sup(record: TradeOff, cls: Classification, env, digits, base_rho=None):
     """(sup p_post, 1 - sup p_post, attained).  rho = oo: the sup is 1, attained iff f(0) < 1; finite
     rho: pi rho/(pi rho + 1 - pi), attained iff 1 - f = rho alpha near 0 (derive.risk.sup_attained
-    on ``record``, the base record for C_p(f): 1 - C_p(f) = p (1 - f) + (1 - p) alpha near 0)."""
+    on ``record``, the base record for C_p(f): 1 - C_p(f) = p (1 - f) + (1 - p) alpha near 0; ``base_rho``
+    is that record's rho when the caller has it)."""
     if cls.failure != R.NONE:
         return Exact(1), Exact(0), cls.failure == R.CATASTROPHIC
     up, down = R.posterior_sup(cls.rho.value)
-    attained = R.sup_attained(record, classify(record).rho.value)
+    attained = R.sup_attained(record, classify(record).rho.value if base_rho is None else base_rho)
     return evaluate_env(up, env, digits), evaluate_env(down, env, digits), attained
 
 
@@ -116,7 +117,8 @@ def posterior(record: TradeOff, prior_value, alpha, digits: int = 15) -> Posteri
     a = alpha_exact(alpha)
     env = _record_env(record, prior_value, a)
     if a.p == 0:
-        up, down, _ = _sup(record, classify(record), env, digits)
+        cls = classify(record)
+        up, down, _ = _sup(record, cls, env, digits, cls.rho.value)
         return PosteriorResult(posterior=up, one_minus_posterior=down, digits=digits, at_zero="limit alpha -> 0+")
     return PosteriorResult(posterior=evaluate_env(posterior_expr(record), env, digits),
                            one_minus_posterior=evaluate_env(one_minus_posterior(record), env, digits),
@@ -135,7 +137,7 @@ def risk(record: TradeOff, alpha0=DEFAULT_ALPHA0, prior_value=DEFAULT_PRIOR, dig
     cls = classify(record)
     env = _record_env(record, prior_value, a0)
     rho = cls.rho.value
-    up, down, attained = _sup(record, cls, env, digits)
+    up, down, attained = _sup(record, cls, env, digits, rho)
     return RiskResult(
         f0=evaluate_env(cls.f0.value, env, digits),
         f0_expr=cls.f0.value, f0_method=cls.f0.method,

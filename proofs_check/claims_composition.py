@@ -66,7 +66,7 @@ def _np_two_normals(mu1, mu2, alpha):
     # z_{1 - alpha}) only saves secant steps (two quadratures each), it does not decide the answer
     norm = mpmath.sqrt(mpmath.mpf(mu1) ** 2 + mpmath.mpf(mu2) ** 2)
     t0 = norm * mpmath.sqrt(2) * mpmath.erfinv(1 - 2 * mpmath.mpf(alpha))
-    t = mpmath.findroot(lambda t: size(t) - alpha, (t0, t0 * (1 + mpmath.mpf(10) ** -6)))
+    t = mpmath.findroot(lambda t: size(t) - alpha, (t0, t0 + mpmath.mpf(10) ** -6 * (1 + abs(t0))))
     return mpmath.quad(lambda x: mpmath.npdf(x - mu1) * mpmath.ncdf((t - mu1 * x) / mu2 - mu2),
                        [-mpmath.inf, mu1, mpmath.inf])
 

@@ -14,7 +14,7 @@ from numeric import semantics as NS
 
 from .errata_common import DIG, KZ, TOL, WDPS, _all, _dec, _mpf, _s, printed_numbers
 from .grid import brute_max
-from .outcomes import agreement, refutation
+from .outcomes import agreement
 from .registry import claim
 from .status import CONFIRMED, FAILED, Outcome
 
@@ -177,7 +177,19 @@ def _kz_month():
                            "lost in the extraction; it is the value under which the example's other printed numbers "
                            "(83%, 96%, 58 days, 38%, 67%, 202 days, 31% to 69%, 1% to 99%) reproduce",
                            ("KZ-Ex4.1:worst-prior-month", "KZ-Ex4.1:worst-posterior-month"), values, corrected,
-                           "numeric.semantics.zcdp_eps_prime and semantics (rho = 0.01 per day inferred)")
+                           "numeric.semantics.zcdp_eps_prime and semantics (rho = 0.01 per day inferred)",
+                           inconsistency=_ex41_endpoints)
+
+
+def _ex41_endpoints():
+    """Lemma 3.4's worst case goes from p* to 1 - p* with 1 - 2 p* the difference bound: the printed
+    endpoints against the printed difference (67%), with no computed input."""
+    lo, hi = (mpmath.mpf(PRINTED[k].rstrip("%")) for k in ("KZ-Ex4.1:worst-prior-month",
+                                                          "KZ-Ex4.1:worst-posterior-month"))
+    if abs(hi - lo - 67) <= 1:      # consistent to the printed whole percent
+        return None
+    return f"{PRINTED['KZ-Ex4.1:worst-posterior-month']} - {PRINTED['KZ-Ex4.1:worst-prior-month']} = {hi - lo}%, " \
+           "not the printed difference 67% (Lemma 3.4: the worst case spans 1 - 2 p*)"
 
 
 @claim("KZ-Errata-Fig3-sublinear", ("002",), KZ + ", Fig. 3 caption, line 157", "statement",

@@ -33,7 +33,8 @@ def _kz_theorem_310():
         if item("002", "Theorem 3.10") is not None:
             return None
         return {"Theorem 3.10": "no such item", "results of Section 3": "Theorems 3.1, 3.2, 3.3, 3.5, 3.9; Lemma 3.4; "
-                "Corollaries 3.6, 3.7, 3.10, 3.11, 3.12", "Corollary 3.10": f"line {item('002', 'Corollary 3.10')[0]}"}
+                "Corollaries 3.6, 3.7, 3.8 (its proof: line 348), 3.10, 3.11, 3.12",
+                "Corollary 3.10": f"line {item('002', 'Corollary 3.10')[0]}"}
     return refutation("rather than using the upper bound over all DP mechanisms from Theorem 3.10",
                       "from Corollary 3.10 (line 113), the posterior bound for any (eps, delta)-DP mechanism",
                       counterexample, lambda: _exists("002", ("Corollary 3.10",)), "paper_items table",
@@ -129,10 +130,12 @@ def _mha_figures():
         return out
 
     def counterexample():
-        fig1, fig3 = item("003", "Fig. 1"), item("003", "Fig. 3")
-        if fig1 is None or "0.5," in fig1[1] or "contour" not in fig3[1]:
+        from .paper_items import FIGURE_CURVES
+        line, drawn = FIGURE_CURVES["003"]["Fig. 1"]
+        if "0.5" in drawn:            # a curve at eps = 0.5 would make 'from Fig. 1' a reading of the figure
             return None
-        return {"Fig. 1": f"line {fig1[0]}: {fig1[1]}: no curve at eps = 0.5 and no AUC value",
+        fig3 = item("003", "Fig. 3")
+        return {"Fig. 1": f"ROC curves for eps = {', '.join(drawn)} only (line {line}): no curve at eps = 0.5, no AUC value",
                 "Fig. 3": f"line {fig3[0]}: {fig3[1]}: four digits cannot be read from it",
                 "the numbers": "Table 1 (eps = 0.5) and Table 3 (delta = 1.5, eps = 0.25)"}
     return refutation("with the normal noise added the AUC is 0.5091 (from Fig. 3) and with the Laplace noise added "

@@ -147,7 +147,7 @@ def _rows_ok(rows, detail):
 
 
 def printed_numbers(paper_says: str, holds_instead: str, ids: tuple[str, ...], values, corrected,
-                    detail: str = "") -> Outcome:
+                    detail: str = "", inconsistency=None) -> Outcome:
     """A statement about printed numbers, judged by the one rule of :mod:`proofs_check.rounding`.
 
     ``ids`` are the ``dp-derive reproduce`` entries of the numbers, ``values()`` returns one
@@ -155,6 +155,9 @@ def printed_numbers(paper_says: str, holds_instead: str, ids: tuple[str, ...], v
     printed '48%').  REFUTED (an erratum of kind ``"number"``) only when a computed value neither
     rounds nor truncates to its printed number; when every one does, CONFIRMED with the reading
     of each.  ``corrected()`` checks the computed values against independent forms first.
+    ``inconsistency()``, when given, returns the printed numbers' disagreement with each other (which
+    needs no computed input, so it stands where the extraction lost one) or None; it is part of the
+    evidence, and an erratum on its own.
     """
     from .rounding import verdict
     seen = {}
@@ -171,6 +174,9 @@ def printed_numbers(paper_says: str, holds_instead: str, ids: tuple[str, ...], v
                 bad[rid] = (f"printed {printed}, but no value exists" if computed is None else
                             f"printed {printed}, computed {_s(computed, 10)}"
                             f"{'%' if printed.endswith('%') else ''}: neither rounds nor truncates to it")
+        among = inconsistency() if inconsistency is not None else None
+        if among:
+            bad["among the printed numbers"] = among
         return bad or None
     out = refutation(paper_says, holds_instead, counterexample, corrected, detail, kind="number", printed=ids)
     if out.status is CONFIRMED:

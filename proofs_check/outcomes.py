@@ -246,7 +246,7 @@ def refutation(paper_says: str, holds_instead: str, counterexample: Callable[[],
     statement (or None); ``corrected()`` checks ``holds_instead`` and returns its Outcome.
     ``kind`` is one of :data:`ERRATUM_KINDS`; an erratum of kind ``"number"`` names in ``printed``
     the ``dp-derive reproduce`` entries of the numbers it is about (they must say ``differs``:
-    the rule of :mod:`proofs_check.rounding`, checked by tests/test_verdict_rules.py).
+    the rule of :mod:`proofs_check.rounding`, checked by tests/test_errata.py).
     """
     if kind not in ERRATUM_KINDS:
         raise ValueError(f"erratum kind {kind!r}: one of {', '.join(ERRATUM_KINDS)}")

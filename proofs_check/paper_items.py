@@ -20,6 +20,8 @@ ITEMS: dict[str, dict[str, tuple[int, str]]] = {
         "Corollary 3.11": (124, "Section 3"), "Corollary 3.12": (126, "Section 3"),
         "(3)": (73, "Theorem 3.2"), "(5)": (80, "Theorem 3.3"), "(9)": (94, "Theorem 3.5"),
         "proof of Theorem 3.3": (280, "Appendix A.3"), "proof of Theorem 3.5": (306, "Appendix A.5"),
+        # the main-text heading of Corollary 3.8 was lost in the extraction; its proof's heading stands
+        "proof of Corollary 3.8": (348, "Appendix A.7"),
     },
     "003": {
         "Section 2": (37, "Statistical disclosure limitation and quantifying privacy"),
@@ -54,3 +56,10 @@ def heading_line_text(label: str) -> str:
     if label.startswith(("Table ", "Fig. ")):
         return "**" + label + "**"
     return label + "."
+
+
+#: what a figure draws, where the text says so: paper -> figure -> (seed line, the parameter values drawn);
+#: tests/test_paper_items.py checks each value against that line
+FIGURE_CURVES: dict[str, dict[str, tuple[int, tuple[str, ...]]]] = {
+    "003": {"Fig. 1": (147, ("0.1", "1.0", "4.0"))},
+}

@@ -26,13 +26,18 @@ def _status(claim_id: str) -> str:
     ("KZ-Errata-A5-proof-eq3-for-eq9", "002", "(3)", (73, "Theorem 3.5")),
     # Section 3 headed 'differential privacy': the roadmap's first sentence would be right
     ("MHA-Errata-roadmap-section-numbers", "003", "Section 3", (95, "Differential privacy")),
-    # a Fig. 1 with a curve at eps = 0.5: reading 0.5253 'from Fig. 1' would be possible
-    ("MHA-Errata-AUC-values-from-figures", "003", "Fig. 1", (153, "ROC curves for eps = 0.1, 0.5, 1.0, 4.0")),
 ])
 def test_xref_flips_with_the_table(monkeypatch, cid, paper, label, entry):
     assert _status(cid) == "REFUTED"
     monkeypatch.setitem(paper_items.ITEMS[paper], label, entry)
     assert _status(cid) == "CONFIRMED"
+
+
+def test_figure_reference_flips_when_fig1_draws_eps_half(monkeypatch):
+    """A Fig. 1 with a curve at eps = 0.5: reading 0.5253 'from Fig. 1' would be possible (CONFIRMED)."""
+    assert _status("MHA-Errata-AUC-values-from-figures") == "REFUTED"
+    monkeypatch.setitem(paper_items.FIGURE_CURVES["003"], "Fig. 1", (147, ("0.1", "0.5", "1.0", "4.0")))
+    assert _status("MHA-Errata-AUC-values-from-figures") == "CONFIRMED"
 
 
 def test_xref_correction_must_exist(monkeypatch):
