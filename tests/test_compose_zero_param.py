@@ -167,3 +167,13 @@ def test_engine_eps0_pair(delta, k):
     from numeric import pld, pld_mechanisms as M
     r = pld.compose([(M.eps_delta("0", delta), k)]).delta("0")
     assert r.certified and _inside(r.delta_lower, r.delta_upper, _lost(delta, k)), (r, _lost(delta, k))
+
+
+def test_identity_is_asked_of_the_mechanism_table():
+    """Which steps are Id is a fact of the mechanism (derive.mechanisms.table), not of the CLI."""
+    from derive.mechanisms.table import lookup
+    assert lookup("approx-dp").is_identity({"eps": "0", "delta": "0"})
+    assert not lookup("approx-dp").is_identity({"eps": "0", "delta": "1e-300"})
+    assert lookup("approx-dp").finite_loss_is_zero({"eps": "0", "delta": "1e-7"})
+    assert lookup("gaussian").is_identity({"mu": "0"}) and not lookup("gaussian").is_identity({"mu": "1e-300"})
+    assert not lookup("discrete-gaussian").is_identity({"sigma2": "4"})

@@ -46,10 +46,26 @@ class Mechanism:
     capabilities: frozenset = field(default_factory=frozenset)
     #: parameters whose value may be ``inf``: the zero-noise limit, f = 0 (derive/mechanisms/limits.py)
     infinite_ok: tuple[str, ...] = ()
+    #: parameters that spread the finite privacy loss (all 0: the finite loss is one atom at 0), and those
+    #: that put loss at +inf (delta); none: the mechanism is never the identity (discrete Gaussian)
+    spread_params: tuple[str, ...] = ()
+    inf_mass_params: tuple[str, ...] = ()
 
     @property
     def param_names(self) -> tuple[str, ...]:
         return tuple(name for name, _ in self.params)
+
+    def finite_loss_is_zero(self, values: dict) -> bool:
+        """Whether the finite part of the privacy loss is the single atom L = 0 (every spreading
+        parameter exactly 0); False for a mechanism without such parameters."""
+        from fractions import Fraction
+        return bool(self.spread_params) and all(Fraction(values[p]) == 0 for p in self.spread_params)
+
+    def is_identity(self, values: dict) -> bool:
+        """Whether one step is Id (perfect privacy): the finite loss is 0 and no mass sits at +inf
+        (approx-dp needs eps = 0 AND delta = 0: f_{0,delta} is not Id for delta > 0)."""
+        from fractions import Fraction
+        return self.finite_loss_is_zero(values) and all(Fraction(values[p]) == 0 for p in self.inf_mass_params)
 
     def factory(self):
         module, _, function = self.constructor.partition(":")
@@ -92,26 +108,29 @@ _NEIGHBOURS = Option("neighbours", ("replacement", "add-remove"), "replacement",
 
 TABLE: tuple[Mechanism, ...] = (
     Mechanism("gaussian", "gaussian:gaussian", (("mu", "mu"),),
-              "mu-GDP: N(0, 1) against N(mu, 1)", capabilities=frozenset({SELECT}), infinite_ok=("mu",)),
+              "mu-GDP: N(0, 1) against N(mu, 1)", capabilities=frozenset({SELECT}), infinite_ok=("mu",),
+              spread_params=("mu",)),
     Mechanism("laplace", "laplace:laplace", (("eps", "eps"),),
               "Laplace mechanism with eps = sensitivity / scale",
-              capabilities=frozenset({ATTACK, SELECT}), infinite_ok=("eps",)),
+              capabilities=frozenset({ATTACK, SELECT}), infinite_ok=("eps",), spread_params=("eps",)),
     Mechanism("approx-dp", "approx_dp:approx_dp", (("eps", "eps"), ("delta", "delta")),
-              "the (eps, delta)-DP trade-off function f_{eps,delta}", infinite_ok=("eps",)),
+              "the (eps, delta)-DP trade-off function f_{eps,delta}", infinite_ok=("eps",),
+              spread_params=("eps",), inf_mass_params=("delta",)),
     Mechanism("randomized-response", "approx_dp:randomized_response", (("eps", "eps"),),
               "randomized response, pure eps-DP (f_{eps,0})", capabilities=frozenset({SELECT}),
-              infinite_ok=("eps",)),
+              infinite_ok=("eps",), spread_params=("eps",)),
     Mechanism("classical-gaussian", "gaussian:classical_gaussian",
               (("eps", "eps"), ("delta", "delta_positive")),
               "Gaussian mechanism calibrated by sigma = sqrt(2 ln(1.25/delta)) / eps",
-              capabilities=frozenset({ATTACK}), infinite_ok=("eps",)),
+              capabilities=frozenset({ATTACK}), infinite_ok=("eps",), spread_params=("eps",)),
     Mechanism("uniform-sampling", "uniform_sampling:uniform_sampling", (("mu", "mu"), ("n", "n_sample")),
-              "release of a uniformly sampled record (seed 000 Example 3)", options=(_NEIGHBOURS,)),
+              "release of a uniformly sampled record (seed 000 Example 3)", options=(_NEIGHBOURS,),
+              spread_params=("mu",)),
     Mechanism("discrete-gaussian", "discrete_gaussian:discrete_gaussian", (("sigma2", "sigma2"),),
               "discrete Gaussian N_Z(0, sigma^2) against N_Z(1, sigma^2), sensitivity 1 (census 2020)"),
     Mechanism("noise", "noise:noise", (("mu", "mu"),),
               "additive noise of a symmetric log-concave family, shift mu", options=(_FAMILY,),
-              capabilities=frozenset({SELECT}), infinite_ok=("mu",)),
+              capabilities=frozenset({SELECT}), infinite_ok=("mu",), spread_params=("mu",)),
 )
 
 def is_infinite(value) -> bool:

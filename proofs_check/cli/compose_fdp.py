@@ -129,50 +129,36 @@ def _delta_zero(plan, args):
 
 def _privacy_parameter(name, values):
     """The parameter whose inf means no privacy (mu or eps; 1/sigma2 for the discrete Gaussian).
-    Its 0 is perfect privacy only together with the other parameters: see ``_is_identity``."""
+    Its 0 is perfect privacy only together with the other parameters: see ``Mechanism.is_identity``."""
     if name == "discrete-gaussian":                # sigma2 > 0 and bounded (its domain): never 0 or inf
         from fractions import Fraction
         return str(1 / Fraction(values["sigma2"]))
     return values["mu"] if name == "gaussian" else values["eps"]
 
 
-def _is_identity(name, values) -> bool:
-    """Whether one step is Id (perfect privacy): every parameter that carries privacy loss is 0.
-    mu = 0 (gaussian) and eps = 0 (laplace, randomized-response) are; approx-dp needs eps = 0 AND
-    delta = 0: f_{0,delta} with delta > 0 has a loss of +inf with probability delta (it is not Id,
-    and k copies give delta(0) = 1 - (1 - delta)^k); the discrete Gaussian (sigma2 bounded) never is."""
-    from fractions import Fraction
-    if name == "discrete-gaussian":
-        return False
-    if name == "approx-dp":
-        return Fraction(values["eps"]) == 0 and Fraction(values["delta"]) == 0
-    return Fraction(_privacy_parameter(name, values)) == 0
-
-
 def _components(plan, engine: bool = True):
     """Engine components, or the exact answer when a limit decides it: a component that is Id
-    (``_is_identity``: perfect privacy, every loss-carrying parameter 0) is the identity of the
+    (``Mechanism.is_identity``: perfect privacy, every loss-carrying parameter 0) is the identity of the
     tensor product (dropped); one with parameter inf makes the whole composition f = 0 (no
     privacy).  With ``engine=False`` (an exact route will answer) only the limits are decided: the
     engine's smallest-parameter rule does not apply and the list holds None for each remaining
     component."""
-    from fractions import Fraction
-
-    from derive.mechanisms.table import is_infinite
+    from derive.mechanisms.table import is_infinite, lookup
     from numeric import pld_mechanisms as M
     out = []
     for name, values, count, p in plan:
         theta = _privacy_parameter(name, values)
         if is_infinite(theta):
             return None, "no-privacy"
-        if _is_identity(name, values):
+        mech = lookup(name)
+        if mech.is_identity(values):
             continue
         if not engine:
             out.append(None)
             continue
-        if not (name == "approx-dp" and Fraction(theta) == 0):
-            # (approx-dp at eps = 0 exactly, delta > 0: its finite loss is the single atom L = 0, which
-            # lies on every grid; the smallest-parameter rule is about resolving a step of size eps)
+        if not mech.finite_loss_is_zero(values):
+            # (a finite loss that is the single atom L = 0, e.g. approx-dp at eps = 0 with delta > 0, lies on
+            # every grid: the smallest-parameter rule is about resolving a step of size eps)
             check_engine_parameter("mu" if name == "gaussian" else "eps", theta, " or exactly 0")
         if p is not None:
             rate, sampling = p
