@@ -106,22 +106,22 @@ _TRUNC_CELLS = (("0.5", "0.67", "0.82"), ("1", "0.67", "0.71"), ("1", "0.83", "2
                 ("1.5", "0.95", "4.41"))
 
 
-def _f_beta_at(eps, beta, th):
+def _f_beta_at(eps, beta, th, w=1):
     """F_beta of the Laplace attack that reports 'D' above theta (Q(D') = 0, Q(D) = 1, scale 1/eps), from
-    precision = RSR/(RSR + GSR) and recall = RSR with RSR, GSR the Laplace tails above theta."""
+    precision = RSR/(RSR + w GSR) and recall = RSR with RSR, GSR the Laplace tails above theta; w = 1 - rho_p
+    is the prior weight (App. 10.5), 1 without a prior: F_beta = (1 + beta^2) RSR/(beta^2 + RSR + w GSR)."""
     e, b2 = _mpf(eps), _mpf(beta) ** 2
     rsr, gsr = laplace_sf(th, 1, 1 / e), laplace_sf(th, 0, 1 / e)
-    prec = rsr / (rsr + gsr)
-    return (1 + b2) * prec * rsr / (b2 * prec + rsr)
+    return (1 + b2) * rsr / (b2 + rsr + _mpf(w) * gsr)
 
 
-def _f_beta_brute(eps, beta):
+def _f_beta_brute(eps, beta, w=1):
     """max over theta of F_beta (``_f_beta_at``); the supremum includes theta -> -oo (the plateau
-    (1 + beta^2)/(2 + beta^2))."""
+    (1 + beta^2)/(1 + beta^2 + w))."""
     with mpmath.workdps(30):
         e, b2 = _mpf(eps), _mpf(beta) ** 2
-        _, best = brute_max(lambda th: _f_beta_at(eps, beta, th), -40 / e, 1 + 40 / e, grid=400, smooth=True)
-        return max(best, (1 + b2) / (2 + b2))
+        _, best = brute_max(lambda th: _f_beta_at(eps, beta, th, w), -40 / e, 1 + 40 / e, grid=400, smooth=True)
+        return max(best, (1 + b2) / (1 + b2 + _mpf(w)))
 
 
 @claim("LXM-Errata-Table1-plateau", ("001",), LXM + ", Table 1, lines 772-786", "statement",
@@ -359,19 +359,10 @@ def _lxm_monotone():
 def _lxm_eq12_xref():
     eps, beta = "2", "1"
 
-    def brute(w):
-        with mpmath.workdps(30):
-            e, b2, wv = _mpf(eps), _mpf(beta) ** 2, _mpf(w)
-
-            def fb(th):
-                rsr, gsr = laplace_sf(th, 1, 1 / e), laplace_sf(th, 0, 1 / e)
-                return (1 + b2) * rsr / (b2 + rsr + wv * gsr)
-            _, best = brute_max(fb, -40 / e, 1 + 40 / e, grid=400, smooth=True)
-            return max(best, (1 + b2) / (2 + b2 - (1 - wv)))
-
     def corrected():
         rows = [({"w": w, "what": "F*_beta with prior weight w (numeric.attack.fscore_optimum) vs brute force"},
-                 NA.fscore_optimum(derive.laplace(eps), beta, DIG, weight=w).fscore, brute(w)) for w in (_W, "1")]
+                 NA.fscore_optimum(derive.laplace(eps), beta, DIG, weight=w).fscore, _f_beta_brute(eps, beta, w))
+                for w in (_W, "1")]
         return agreement(rows, 1e-9, "eps = 2, beta = 1: F* with rho_p = 0.5 (w = 0.5) and without (w = 1, Eq. 12)")
 
     def counterexample():
