@@ -340,8 +340,11 @@ def _finish(expr: sp.Expr, law: SlopeLaw) -> sp.Expr:
     return _tidy(expr).xreplace(law.back)
 
 
+@lru_cache(maxsize=512)
 def _tidy(expr: sp.Expr) -> sp.Expr:
-    """SymPy's simplification; erfc(x) written 1 - erf(x) first, so that erf/erfc pairs cancel."""
+    """SymPy's simplification; erfc(x) written 1 - erf(x) first, so that erf/erfc pairs cancel.
+    Cached on the expression: the symbolic sum of a law's pieces is the same for every parameter
+    value with the same branch structure, so one simplification serves them all."""
     expr = expr.rewrite(sp.erf) if expr.has(sp.erfc) else expr
     return sp.simplify(expr)
 

@@ -153,7 +153,6 @@ from .display import ResultDisplay
 import numpy as np
 
 from derive.errors import DomainError
-from scipy.signal import lfilter
 
 from . import pld_mechanisms as M
 
@@ -807,6 +806,8 @@ def grid_bounds(comp: Composed, which: str = "both"):
     # reversed recursions: E_i = r_l r_1 (y_{i+1} + E_{i+1}), T_i = r_l (T_{i+1} + (1 - r_1)(y_{i+1} + E_{i+1}))
     yr = comp.y[::-1]
     ya = np.abs(yr)
+
+    from scipy.signal import lfilter      # imported here: scipy.signal costs ~1.8 s at import
 
     def run(z):
         zs = np.concatenate(([0.0], z[:-1]))          # z_{n-1} shifted: index n gets y_{i+1}

