@@ -32,6 +32,7 @@ import numeric.mp
 import numeric.risk
 import numeric.two_sided
 from derive import symbols as sy
+from derive import two_sided as TS
 from proofs_check import checker
 from proofs_check import claims_errata_000 as E0
 from proofs_check.grid import normal_sf
@@ -229,6 +230,32 @@ def test_flip_mha_roc_cross_power_off(monkeypatch):
     assert _status("MHA-ROC-cross") == "CONFIRMED"
     monkeypatch.setattr(numeric.mp, "power", _off(numeric.mp.power))
     assert _status("MHA-ROC-cross") == "FAILED"
+
+
+@flips("MHA-Errata-Eq2-statistic-not-standardised")
+def test_flip_mha_eq2_printed_statistic_standardised_is_confirmed(monkeypatch):
+    """MHA-Errata-Eq2-statistic-not-standardised (paper side): the size 0.1658 at alpha = 0.05 comes from
+    Var(A) = 2 under H0 for the printed A = (X_R - X'_R)/tau.  Had Eq. 2 divided by sqrt2 tau (Var(A) = 1),
+    |A| > Z_{alpha/2} would have size alpha exactly: no counter-example, and the corrected check (the
+    standardised test's size from derive.two_sided.normal_power) is untouched: CONFIRMED."""
+    from proofs_check import claims_errata_003 as E3
+    assert _status("MHA-Errata-Eq2-statistic-not-standardised") == "REFUTED"
+    monkeypatch.setattr(E3, "_EQ2_NULL_VARIANCE", 1)
+    assert _status("MHA-Errata-Eq2-statistic-not-standardised") == "CONFIRMED"
+
+
+@flips("MHA-Errata-Eq2-statistic-not-standardised")
+def test_flip_mha_eq2_one_sided_critical_value_is_failed(monkeypatch):
+    """MHA-Errata-Eq2-statistic-not-standardised (toolkit side): a two-sided normal power written with the
+    one-sided critical value PhiInv(alpha) in place of PhiInv(alpha/2) has size 2 alpha at d = 0; the
+    corrected check (size of the standardised test = alpha) must fail (FAILED)."""
+    assert _status("MHA-Errata-Eq2-statistic-not-standardised") == "REFUTED"
+
+    def one_sided_critical_value():
+        z = TS.PhiInv(sy.alpha)
+        return TS.Phi(TS.d + z) + TS.Phi(z - TS.d)
+    monkeypatch.setattr(TS, "normal_power", one_sided_critical_value)
+    assert _status("MHA-Errata-Eq2-statistic-not-standardised") == "FAILED"
 
 
 # ------------------------------------------------------------------ seed 004 (Su)
