@@ -403,6 +403,11 @@ def _mha_table4_rows():
                       "numeric.two_sided.auc_riemann('normal') at d = Delta f/(sqrt2 tau)", kind="notation")
 
 
+#: Var(A) under H0 for Eq. 2's statistic as printed, A = (X_R - X'_R)/tau: Var(X_R - X'_R)/tau^2 = 2 (the two
+#: releases' noises are independent, each of variance tau^2); the printed form the erratum is about
+_EQ2_NULL_VARIANCE = 2
+
+
 @claim("MHA-Errata-Eq2-statistic-not-standardised", ("003",), MHA + ", Section 4.2, lines 187-193", "statement",
        "the two-release normal test uses A = (X_R - X'_R)/tau (Eq. 2) against the standard normal critical value "
        "Z_{alpha/2}; X_R - X'_R has variance 2 tau^2, so A ~ N(0, 2) under H0 and the test has size 0.1658 at "
@@ -413,9 +418,10 @@ def _mha_eq2():
     levels = ("0.05", "0.01")
 
     def size_printed(a):
-        """P(|A| > z_{a/2}) for A ~ N(0, 2): 2 P(Z > z_{a/2}/sqrt2), from the normal law (plain mpmath)."""
+        """P(|A| > z_{a/2}) for A ~ N(0, v): 2 P(Z > z_{a/2}/sqrt v), v = _EQ2_NULL_VARIANCE (2), from the
+        normal law (plain mpmath)."""
         with mpmath.workdps(WDPS):
-            return 2 * normal_sf(normal_isf(_mpf(a) / 2) / mpmath.sqrt(2))
+            return 2 * normal_sf(normal_isf(_mpf(a) / 2) / mpmath.sqrt(_EQ2_NULL_VARIANCE))
 
     def corrected():
         rows = []

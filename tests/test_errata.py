@@ -27,6 +27,8 @@ from derive import two_sided
 from proofs_check import checker
 from proofs_check.errata import errata
 
+from flips import flips
+
 EXPECTED_REFUTED = {
     "000": ["DF-Errata-approxDP-probabilistic", "DF-Errata-Def6-prior-range", "DF-Errata-Thm2-asymptotic",
             "DF-Errata-Thm2-proof-direction", "DF-Errata-Cor2-proof-direction", "DF-Errata-Cor2-threshold",
@@ -122,6 +124,7 @@ def test_evidence_numbers_match_independent_values(found):
 # ------------------------------------------------------------------ (b) mutations
 
 
+@flips("DF-Errata-Thm2-proof-direction")
 def test_mutation_000_corrected_bound_broken_is_failed(monkeypatch):
     """DF-Errata-Thm2-proof-direction: a trade-off evaluator that returns max(f, 1 - alpha) makes
     the paper's 'f >= 1 - alpha' true at the counter-example, and the check must not stay REFUTED:
@@ -135,6 +138,7 @@ def test_mutation_000_corrected_bound_broken_is_failed(monkeypatch):
     assert _status("DF-Errata-Thm2-proof-direction")["status"] == "FAILED"
 
 
+@flips("DF-Errata-Cor2-threshold")
 def test_mutation_000_printed_threshold_positive_is_confirmed(monkeypatch):
     """DF-Errata-Cor2-threshold: if the printed threshold evaluated positive, the paper would be
     right and the corrected statement (checked through mp.tradeoff) still holds: CONFIRMED."""
@@ -143,8 +147,10 @@ def test_mutation_000_printed_threshold_positive_is_confirmed(monkeypatch):
     assert _status("DF-Errata-Cor2-threshold")["status"] == "CONFIRMED"
 
 
+@flips("DF-Errata-S5.2-power-inequality")
 def test_mutation_000_design_evaluator_off_is_failed(monkeypatch):
     """DF-Errata-S5.2-power-inequality: ztest_min_mu off by 1e-6 relative fails the closed form."""
+    assert _status("DF-Errata-S5.2-power-inequality")["status"] == "REFUTED"
     orig = numeric.design.ztest_min_mu
 
     def off(*a, **k):
@@ -154,6 +160,7 @@ def test_mutation_000_design_evaluator_off_is_failed(monkeypatch):
     assert _status("DF-Errata-S5.2-power-inequality")["status"] == "FAILED"
 
 
+@flips("LXM-Errata-Table1-plateau")
 def test_mutation_001_inverse_finds_eps_is_confirmed(monkeypatch):
     """LXM-Errata-Table1-plateau: if fscore_inverse returned the printed turning point for the
     plateau cells, the table would be right; the plateau itself still checks: CONFIRMED."""
@@ -165,6 +172,7 @@ def test_mutation_001_inverse_finds_eps_is_confirmed(monkeypatch):
     assert _status("LXM-Errata-Table1-plateau")["status"] == "CONFIRMED"
 
 
+@flips("LXM-Errata-PD-lambda-branch2")
 def test_mutation_001_threshold_wrong_is_failed(monkeypatch):
     """LXM-Errata-PD-lambda-branch2: a threshold of the printed branch's form fails the Laplace tail."""
     assert _status("LXM-Errata-PD-lambda-branch2")["status"] == "REFUTED"
@@ -180,9 +188,11 @@ def test_mutation_001_threshold_wrong_is_failed(monkeypatch):
     assert _status("LXM-Errata-PD-lambda-branch2")["status"] == "FAILED"
 
 
+@flips("KZ-Errata-Ex1.1-posterior-48-52")
 def test_mutation_002_semantics_bounds_inside_48_52_is_failed(monkeypatch):
     """KZ-Errata-Ex1.1-posterior-48-52: bounds squeezed inside [0.48, 0.52] make the paper's
     statement true, and they no longer agree with 1/(1 + e^-+eps): FAILED."""
+    assert _status("KZ-Errata-Ex1.1-posterior-48-52")["status"] == "CONFIRMED"
     orig = numeric.semantics.semantics
 
     def squeezed(*a, **k):
@@ -192,9 +202,12 @@ def test_mutation_002_semantics_bounds_inside_48_52_is_failed(monkeypatch):
     assert _status("KZ-Errata-Ex1.1-posterior-48-52")["status"] == "FAILED"
 
 
+@flips("KZ-Errata-Ex4.1-month-worst-case")
 def test_mutation_002_zcdp_conversion_off_is_failed(monkeypatch):
     """KZ-Errata-Ex4.1-month-worst-case: an eps'_30 that gives the printed 19% worst prior
     (eps' = 2 log(81/19)) disagrees with the independent minimisation: FAILED."""
+    assert _status("KZ-Errata-Ex4.1-month-worst-case")["status"] == "REFUTED"
+
     def eps_prime(rho, dp, conversion="bun-steinke", digits=15):
         return numeric.semantics.ZcdpEpsPrime(eps_prime=2 * mpmath.log(mpmath.mpf(81) / 19),
                                               delta=mpmath.mpf("1e-6"), digits=digits)
@@ -202,15 +215,18 @@ def test_mutation_002_zcdp_conversion_off_is_failed(monkeypatch):
     assert _status("KZ-Errata-Ex4.1-month-worst-case")["status"] == "FAILED"
 
 
+@flips("MHA-Errata-normal-power-sqrt2tau")
 def test_mutation_003_normal_power_printed_shift_is_failed(monkeypatch):
     """MHA-Errata-normal-power-sqrt2tau: a power expression with the printed shift disagrees with the
     quadrature of the law of X_R - X'_R: FAILED."""
     import sympy as sp
+    assert _status("MHA-Errata-normal-power-sqrt2tau")["status"] == "REFUTED"
     orig = two_sided.normal_power
     monkeypatch.setattr(two_sided, "normal_power", lambda: orig().subs(two_sided.d, two_sided.d * sp.Rational(11, 10)))
     assert _status("MHA-Errata-normal-power-sqrt2tau")["status"] == "FAILED"
 
 
+@flips("MHA-Errata-normal-less-than-Laplace")
 def test_mutation_003_auc_order_reversed_is_failed(monkeypatch):
     """MHA-Errata-normal-less-than-Laplace: a two-sided normal AUC lowered by 1% makes 'normal < Laplace'
     hold in the cells; the AUC then fails the quadrature of its power: FAILED."""
@@ -221,6 +237,7 @@ def test_mutation_003_auc_order_reversed_is_failed(monkeypatch):
     assert _status("MHA-Errata-normal-less-than-Laplace")["status"] == "FAILED"
 
 
+@flips("SU-Errata-TV-not-inappropriate")
 def test_mutation_004_profile_off_is_failed(monkeypatch):
     """SU-Errata-TV-not-inappropriate: a profile (TV = delta(0)) off by 1e-9 fails the output laws."""
     assert _status("SU-Errata-TV-not-inappropriate")["status"] == "REFUTED"
@@ -230,9 +247,11 @@ def test_mutation_004_profile_off_is_failed(monkeypatch):
     assert _status("SU-Errata-TV-not-inappropriate")["status"] == "FAILED"
 
 
+@flips("KZ-S2.1-PDP")
 def test_mutation_confirmed_statement_can_fail(monkeypatch):
     """KZ-S2.1-PDP (a true statement): a Gaussian record whose power is the Laplace's breaks the
     agreement with the Gaussian law: FAILED."""
+    assert _status("KZ-S2.1-PDP")["status"] == "CONFIRMED"
     monkeypatch.setattr(derive, "gaussian", lambda mu=None: derive.laplace(mu))
     assert _status("KZ-S2.1-PDP")["status"] == "FAILED"
 
@@ -332,6 +351,7 @@ def test_printed_number_rule(printed, value, want):
     assert verdict(printed, None) == ("differs", None)
 
 
+@flips("KZ-Errata-Ex1.1-posterior-48-52", "KZ-Errata-Ex1.1-ratio-1.1", "KZ-Errata-Ex1.1-difference-2pct")
 @pytest.mark.parametrize("cid, key, wrong", [
     ("KZ-Errata-Ex1.1-posterior-48-52", "KZ-Ex1.1:posterior-upper", "53%"),
     ("KZ-Errata-Ex1.1-ratio-1.1", "KZ-Ex1.1:ratio-up", "1.2"),
@@ -347,6 +367,7 @@ def test_verdict_flip_withdrawn_number_errata(monkeypatch, cid, key, wrong):
     assert row["refutation"]["printed"] and key in row["refutation"]["evidence"]
 
 
+@flips("KZ-Errata-Ex4.1-month-worst-case")
 def test_verdict_flip_ex41_printed_consistent_is_confirmed(monkeypatch):
     """KZ-Errata-Ex4.1-month-worst-case: with printed 16% to 84% (the exact worst case rounded) the erratum goes."""
     from proofs_check import claims_errata_002 as E
@@ -356,6 +377,7 @@ def test_verdict_flip_ex41_printed_consistent_is_confirmed(monkeypatch):
     assert _status("KZ-Errata-Ex4.1-month-worst-case")["status"] == "CONFIRMED"
 
 
+@flips("LXM-Errata-Table1-truncated")
 def test_verdict_flip_table1_truncated_cells(monkeypatch):
     """LXM-Errata-Table1-truncated: the five cells are eps_max truncated (reproduced); an inverse that is
     0.01 larger makes them neither rounded nor truncated: REFUTED (the corrected check still uses the
@@ -372,6 +394,7 @@ def test_verdict_flip_table1_truncated_cells(monkeypatch):
     assert _status("LXM-Errata-Table1-truncated")["status"] == "REFUTED"
 
 
+@flips("KZ-Errata-Fig3-sublinear")
 def test_fig3_sublinear_is_confirmed_and_can_fail(monkeypatch):
     """KZ-Errata-Fig3-sublinear (withdrawn): concavity of advanced composition is checked; a composition
     that is linear in k fails it."""

@@ -19,9 +19,18 @@ from proofs_check import claims_errata_004_subsampling as E  # noqa: E402
 from proofs_check.registry import registered  # noqa: E402
 from proofs_check.status import CONFIRMED, FAILED, REFUTED  # noqa: E402
 
+from flips import flips  # noqa: E402
+
 
 def _claim():
     return next(c for c in registered() if c.id == "SU-DPSGD-CLT-uniform")
+
+
+@pytest.fixture(scope="module")
+def unmutated():
+    """The claim's outcome with nothing patched (computed once, 7 s: the certified engine at T = 625), so that
+    the mutation tests assert the verdict they flip without paying for it again."""
+    return _claim().check()
 
 
 def test_the_hull_limit_by_a_plain_sum():
@@ -35,23 +44,27 @@ def test_the_hull_limit_by_a_plain_sum():
     assert abs(c_form - (math.exp(m * m) - 1) / 2) > 0.4        # 1.0618 vs the paper's 0.6425
 
 
-def test_claim_is_confirmed_and_the_paper_unverifiable():
-    out = _claim().check()
+def test_claim_is_confirmed_and_the_paper_unverifiable(unmutated):
+    out = unmutated
     assert out.status is CONFIRMED and out.status is not REFUTED
     assert out.extra["paper"] == "unverifiable" and "lines 135-137" in out.extra["where"]
     lo, hi = (float(x) for x in out.worst_at["certified eps of C_p(G_1/sigma)^T"].strip("[]").split(","))
     assert lo > 3.0 and hi < 3.1
 
 
-def test_mutation_engine_composes_poisson_instead(monkeypatch):
+@flips("SU-DPSGD-CLT-uniform")
+def test_mutation_engine_composes_poisson_instead(monkeypatch, unmutated):
     """Composing the Poisson pair where fixed-size batches were asked gives eps ~ 2.3, far from G_mu':
     the claim must fail."""
+    assert unmutated.status is CONFIRMED
     from numeric import pld_mechanisms as M
     monkeypatch.setattr(M, "uniform_subsampled_gaussian", M.subsampled_gaussian)
     assert _claim().check().status is FAILED
 
 
-def test_mutation_wrong_closed_form_fails(monkeypatch):
+@flips("SU-DPSGD-CLT-uniform")
+def test_mutation_wrong_closed_form_fails(monkeypatch, unmutated):
+    assert unmutated.status is CONFIRMED
     orig = E.hull_kl_limit_printed
     monkeypatch.setattr(E, "hull_kl_limit_printed", lambda: orig() * (1 + E.sp.Rational(1, 1000)))
     assert _claim().check().status is FAILED

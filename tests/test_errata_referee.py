@@ -12,12 +12,16 @@ import numeric.mp
 import numeric.two_sided
 from proofs_check import checker, paper_items
 
+from flips import flips
+
 
 def _status(claim_id: str) -> str:
     (c,) = checker.select(claim_id=claim_id)
     return checker.evaluate(c, timeout=60)["status"]
 
 
+@flips("KZ-Errata-Theorem-3.10-xref", "KZ-Errata-A3-proof-eq3-for-eq5", "KZ-Errata-A5-proof-eq3-for-eq9",
+       "MHA-Errata-roadmap-section-numbers")
 @pytest.mark.parametrize("cid, paper, label, entry", [
     # a Theorem 3.10 in the table: the reference would resolve
     ("KZ-Errata-Theorem-3.10-xref", "002", "Theorem 3.10", (113, "Section 3")),
@@ -33,6 +37,7 @@ def test_xref_flips_with_the_table(monkeypatch, cid, paper, label, entry):
     assert _status(cid) == "CONFIRMED"
 
 
+@flips("MHA-Errata-AUC-values-from-figures")
 def test_figure_reference_flips_when_fig1_draws_eps_half(monkeypatch):
     """A Fig. 1 with a curve at eps = 0.5: reading 0.5253 'from Fig. 1' would be possible (CONFIRMED)."""
     assert _status("MHA-Errata-AUC-values-from-figures") == "REFUTED"
@@ -40,12 +45,15 @@ def test_figure_reference_flips_when_fig1_draws_eps_half(monkeypatch):
     assert _status("MHA-Errata-AUC-values-from-figures") == "CONFIRMED"
 
 
+@flips("KZ-Errata-Theorem-3.10-xref")
 def test_xref_correction_must_exist(monkeypatch):
     """The corrected reference is checked too: without Corollary 3.10 in the table the claim fails."""
+    assert _status("KZ-Errata-Theorem-3.10-xref") == "REFUTED"
     monkeypatch.delitem(paper_items.ITEMS["002"], "Corollary 3.10")
     assert _status("KZ-Errata-Theorem-3.10-xref") == "FAILED"
 
 
+@flips("LXM-Errata-App10.3-minimum-F")
 def test_lxm_minimum_f_fails_with_a_wrong_optimum(monkeypatch):
     orig = numeric.attack.fscore_optimum
 
@@ -57,6 +65,7 @@ def test_lxm_minimum_f_fails_with_a_wrong_optimum(monkeypatch):
     assert _status("LXM-Errata-App10.3-minimum-F") == "FAILED"
 
 
+@flips("MHA-Errata-Table4-rows")
 def test_mha_table4_fails_with_a_left_endpoint_sum(monkeypatch):
     orig = numeric.two_sided.auc_riemann
     assert _status("MHA-Errata-Table4-rows") == "REFUTED"
@@ -64,6 +73,8 @@ def test_mha_table4_fails_with_a_left_endpoint_sum(monkeypatch):
     assert _status("MHA-Errata-Table4-rows") == "FAILED"
 
 
+@flips("DF-Errata-Def2-tradeoff-inf-set", "DF-Errata-Deltaq-data-dependent", "LXM-Errata-App10.5.1-third-interval",
+       "LXM-Errata-App10.5.1-monotone-interval")
 @pytest.mark.parametrize("cid, evaluator", [
     ("DF-Errata-Def2-tradeoff-inf-set", "tradeoff"), ("DF-Errata-Deltaq-data-dependent", "tradeoff"),
     ("LXM-Errata-App10.5.1-third-interval", "power"), ("LXM-Errata-App10.5.1-monotone-interval", "power"),
@@ -77,6 +88,7 @@ def test_referee_errata_fail_with_an_evaluator_off(monkeypatch, cid, evaluator):
     assert _status(cid) == "FAILED"
 
 
+@flips("LXM-Errata-App10.5.1-Eq12-xref")
 def test_lxm_eq12_xref_flips_when_the_prior_is_ignored(monkeypatch):
     """An F* that ignores the prior weight makes the appendix's result equal Eq. 12 (no counter-example),
     and then disagrees with the brute force that has the prior: FAILED."""
@@ -87,6 +99,7 @@ def test_lxm_eq12_xref_flips_when_the_prior_is_ignored(monkeypatch):
     assert _status("LXM-Errata-App10.5.1-Eq12-xref") == "FAILED"
 
 
+@flips("DF-Errata-S5.2-variance-bound-not-conservative")
 def test_df_variance_bound_fails_with_a_ztest_off(monkeypatch):
     import dataclasses
 
@@ -98,6 +111,7 @@ def test_df_variance_bound_fails_with_a_ztest_off(monkeypatch):
     assert _status("DF-Errata-S5.2-variance-bound-not-conservative") == "FAILED"
 
 
+@flips("DF-Errata-Thm1-proof-pprior-gt-1")
 def test_df_thm1_proof_flips_when_p_post_never_reaches_one(monkeypatch):
     """With a 1 - p_post whose numerator keeps a prior term, p_prior = 1 no longer leaves every alpha_0
     free: the counter-example goes (REFUTED -> CONFIRMED)."""

@@ -10,12 +10,15 @@ from derive import risk as R
 from derive import symbols as sy
 from proofs_check import checker
 
+from flips import flips
+
 
 def _status(claim_id: str) -> str:
     (c,) = checker.select(claim_id=claim_id)
     return checker.evaluate(c, timeout=120)["status"]
 
 
+@flips("DF-Table1")
 def test_df_table1_selects_the_printed_branch_and_can_fail(monkeypatch):
     """DF-Table1 once accepted any argument of the Max in the URS f(0); now the branch must be the printed
     1 - (1 - e^-mu)/n AND be the one Max(0, .) selects.  A wrong branch (factor 2) is FAILED."""
@@ -31,6 +34,7 @@ def test_df_table1_selects_the_printed_branch_and_can_fail(monkeypatch):
     assert _status("DF-Table1") == "FAILED"
 
 
+@flips("DF-Errata-Def6-prior-range")
 def test_def6_prior_range_flips_with_a_posterior_that_misses_the_ends(monkeypatch):
     """DF-Errata-Def6-prior-range: the counter-example is the toolkit's own p_post at prior 1 (= 1) and
     prior 0 (= 0), exactly.  A p_post whose null weight keeps prior/2 at prior 1 no longer reaches 1 there, so the
