@@ -17,12 +17,14 @@ can be made the limit is applied after the fact: the row becomes ERROR when the 
 from __future__ import annotations
 
 import concurrent.futures as cf
+import json
 import multiprocessing
 import signal
 import sys
 import threading
 import time
 import traceback
+from pathlib import Path
 
 from derive.errors import PrecisionExhausted
 
@@ -188,6 +190,41 @@ def run_claim_id(claim_id: str, timeout: float | None = DEFAULT_TIMEOUT, certifi
     return evaluate(registry._REGISTRY[claim_id], timeout, certified)
 
 
+def run_claim_ids(claim_ids: tuple[str, ...], timeout: float | None = DEFAULT_TIMEOUT, certified: bool = False,
+                  modules=()) -> list[dict]:
+    """Executor task for a group of claims (one module's): evaluated one after the other in one worker,
+    so that what they share (SymPy derivations, lru caches) is computed once."""
+    return [run_claim_id(i, timeout, certified, modules) for i in claim_ids]
+
+
+#: measured seconds per claim (``python bench/claim_costs.py`` rewrites it); used only to order the work
+COSTS_FILE = Path(__file__).with_name("claim_costs.json")
+
+
+def _costs() -> dict[str, float]:
+    try:
+        return json.loads(COSTS_FILE.read_text(encoding="utf-8"))["seconds"]
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def plan(claims: list[Claim]) -> list[list[int]]:
+    """Indices of ``claims`` in groups, one group per defining module, the most expensive group first.
+
+    A local pool hands each free worker the next group, so with the groups in decreasing order of
+    cost (the sum of ``claim_costs.json``'s seconds, a claim it does not list counting as the median)
+    this is the longest-processing-time-first rule; grouping by module keeps the claims that share
+    derivations in one process.  The order only affects the time a run takes, never its rows."""
+    costs = _costs()
+    known = sorted(costs.values())
+    default = known[len(known) // 2] if known else 1.0
+    groups: dict[str, list[int]] = {}
+    for i, c in enumerate(claims):
+        groups.setdefault(getattr(c.check, "__module__", None) or "", []).append(i)
+    weight = {m: sum(costs.get(claims[i].id, default) for i in ix) for m, ix in groups.items()}
+    return [groups[m] for m in sorted(groups, key=lambda m: (-weight[m], m))]
+
+
 def summarise(rows: list[dict], seconds: float) -> dict:
     summary = {s.value: sum(r["status"] == s.value for r in rows) for s in STATUSES}
     summary["total"] = len(rows)
@@ -230,18 +267,22 @@ def run(claims: list[Claim], jobs: int = 1, timeout: float | None = DEFAULT_TIME
     if own:
         executor = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
     try:
-        # longest-known claims first would balance better; the registry order is kept for rows
-        futures = {executor.submit(run_claim_id, c.id, timeout, certified, tuple(modules)): i
-                   for i, c in enumerate(claims)}
+        # a local pool takes one task per module, most expensive first (``plan``); another executor (a
+        # cluster with many workers) one task per claim; rows are returned in the input order either way
+        groups = plan(claims) if own else [[i] for i in range(len(claims))]
+        futures = {executor.submit(run_claim_ids, tuple(claims[i].id for i in g), timeout, certified,
+                                   tuple(modules)): g for g in groups}
         rows: list[dict | None] = [None] * len(claims)
         for fut in cf.as_completed(futures):
-            i = futures[fut]
+            group = futures[fut]
             try:
-                rows[i] = fut.result()
-            except Exception as exc:  # the worker died or could not find the claim
-                rows[i] = _row(claims[i], Outcome(ERROR, detail=f"the worker failed: "
-                                                               f"{type(exc).__name__}: {exc}"), 0.0)
-            tick(rows[i])
+                done = fut.result()
+            except Exception as exc:  # the worker died or could not find a claim
+                done = [_row(claims[i], Outcome(ERROR, detail=f"the worker failed: "
+                                                             f"{type(exc).__name__}: {exc}"), 0.0) for i in group]
+            for i, row in zip(group, done):
+                rows[i] = row
+                tick(row)
     finally:
         if own:
             executor.shutdown(wait=True, cancel_futures=True)

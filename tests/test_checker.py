@@ -427,3 +427,40 @@ def test_probes_evaluate_the_toolkit_heads():
     assert wrong.status == FAILED
     right = proven_if({"d": Phi(-PhiInv(A)) - (1 - A)}, "t", probes=[{A: sp.Rational(3, 10)}])
     assert right.status == INCONCLUSIVE   # true but not closed by simplify: never FAILED
+
+
+# ---------------------------------------------------------------- scheduling (issue #23: check <= 60 s)
+
+
+def test_plan_groups_by_module_most_expensive_first(monkeypatch):
+    """Every claim is in exactly one group, a group holds one module's claims, and the groups come in
+    decreasing order of their summed costs (the LPT rule a local pool then follows)."""
+    claims = checker.select()
+    costs = {c.id: 1.0 for c in claims}
+    heavy = [c for c in claims if c.check.__module__ == "proofs_check.claims_errata_002"]
+    for c in heavy:
+        costs[c.id] = 1000.0
+    monkeypatch.setattr(checker, "_costs", lambda: costs)
+    groups = checker.plan(claims)
+    flat = sorted(i for g in groups for i in g)
+    assert flat == list(range(len(claims)))
+    for g in groups:
+        assert len({claims[i].check.__module__ for i in g}) == 1
+    assert [claims[i].id for i in groups[0]] == [c.id for c in heavy]
+    weights = [sum(costs[claims[i].id] for i in g) for g in groups]
+    assert weights == sorted(weights, reverse=True)
+
+
+def test_the_costs_file_names_existing_claims():
+    ids = {c.id for c in checker.select()}
+    costs = checker._costs()
+    assert costs, "proofs_check/claim_costs.json is missing or empty (python bench/claim_costs.py writes it)"
+    assert set(costs) <= ids, f"stale ids in claim_costs.json: {sorted(set(costs) - ids)}"
+
+
+def test_check_uses_the_available_cpus_by_default(monkeypatch):
+    from proofs_check.cli import check as cli_check
+    monkeypatch.setattr(cli_check.os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
+    assert cli_check.default_jobs() == 3
+    monkeypatch.setattr(cli_check.os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
+    assert cli_check.default_jobs() == 8

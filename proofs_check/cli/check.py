@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ..papers import PAPER_IDS
@@ -11,6 +12,16 @@ from ..usage import Once, UsageError, positive_int, positive_seconds
 
 #: the most local processes --jobs may ask for
 MAX_JOBS = 256
+
+
+def default_jobs() -> int:
+    """The CPUs this process may run on (its affinity mask where the platform has one), at most 8:
+    ``check`` and ``reproduce --errata`` use them all unless --jobs says otherwise."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        n = os.cpu_count() or 1
+    return max(1, min(n, 8))
 
 CHECK_EPILOG = """\
 statuses: PROVEN (SymPy decided it exactly), CONFIRMED (numerically, verified precision),
@@ -49,8 +60,9 @@ def register(sub) -> None:
     ch.add_argument("--claim", metavar="ID", default=None, action=Once, help="only this claim id")
     ch.add_argument("--certified", action="store_true",
                     help="evaluate inequalities with rigorous interval enclosures (extra 'certified')")
-    ch.add_argument("--jobs", type=positive_int("jobs", MAX_JOBS), action=Once, default=1, metavar="N",
-                    help="run claims in N local processes (default 1)")
+    ch.add_argument("--jobs", type=positive_int("jobs", MAX_JOBS), action=Once, default=None, metavar="N",
+                    help="run claims in N local processes (default: one per available CPU, at most 8; "
+                         "1 runs them in this process)")
     ch.add_argument("--claim-timeout", type=positive_seconds("claim-timeout"), default=60.0, action=Once, metavar="S",
                     help="time limit per claim in seconds (default 60); past it the claim is ERROR")
     ch.add_argument("--module", action="append", default=[], metavar="MODULE",
@@ -69,8 +81,9 @@ def register(sub) -> None:
     rp.add_argument("--paper", choices=PAPER_IDS, default=None, action=Once, help="only this seed paper")
     rp.add_argument("--errata", action="store_true",
                     help="list the paper statements found false, with what holds instead and the claim")
-    rp.add_argument("--jobs", type=positive_int("jobs", MAX_JOBS), action=Once, default=1, metavar="N",
-                    help="with --errata: run the statement claims in N processes")
+    rp.add_argument("--jobs", type=positive_int("jobs", MAX_JOBS), action=Once, default=None, metavar="N",
+                    help="with --errata: run the statement claims in N processes (default: one per available "
+                         "CPU, at most 8)")
     rp.add_argument("--progress", action="store_true", help="with --errata: progress lines on stderr")
     _output_options(rp)
     rp.set_defaults(func=cmd_reproduce)
@@ -120,7 +133,8 @@ def cmd_check(args) -> int:
         from ..certified import require
         require()
     handle = _open_output(args.output)
-    result = checker.run(claims, jobs=args.jobs, timeout=args.claim_timeout, certified=args.certified,
+    jobs = args.jobs if args.jobs is not None else (default_jobs() if len(claims) > 1 else 1)
+    result = checker.run(claims, jobs=jobs, timeout=args.claim_timeout, certified=args.certified,
                          progress=args.progress or sys.stderr.isatty(), modules=tuple(args.module))
     _write(render_check(result, fmt), handle)
     return checker.exit_code(result)
@@ -133,7 +147,7 @@ def cmd_reproduce(args) -> int:
     if args.errata:
         from ..checker import exit_code
         from ..errata import errata
-        found, result = errata(args.paper, jobs=args.jobs, progress=args.progress or sys.stderr.isatty())
+        found, result = errata(args.paper, jobs=args.jobs if args.jobs is not None else default_jobs(), progress=args.progress or sys.stderr.isatty())
         _write(render_errata(found, fmt, result.get("unverifiable", ())), handle)
         return exit_code(result)
     from ..reproduce import reproduce
