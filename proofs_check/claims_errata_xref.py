@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .errata_common import KZ, MHA
 from .outcomes import refutation
-from .paper_items import item
+from .paper_items import FIGURE_CAPTIONS, FIGURE_REFERENCES, figure_subject, item
 from .registry import claim
 from .status import CONFIRMED, FAILED, Outcome
 
@@ -142,3 +142,74 @@ def _mha_figures():
                       "the AUC is 0.5253 (from Fig. 1)",
                       "0.5091 is Table 3 (delta = 1.5, eps = 0.25) and 0.5253 is Table 1 (eps = 0.5)", counterexample,
                       corrected, "paper_items table and numeric.two_sided.auc_riemann", kind="cross-reference")
+
+
+#: the numbers the three mismatched references of seed 002 should carry (line, as printed) -> number
+KZ_FIGURE_FIX = {(160, 3): 2, (165, 5, "a 99% upper bound"): 4, (188, 7): 6}
+
+
+def _fixed_number(line: int, number: int, words: str) -> int:
+    for key, fixed in KZ_FIGURE_FIX.items():
+        if key[:2] == (line, number) and (len(key) == 2 or key[2] in words):
+            return fixed
+    return number
+
+
+def _figure_mismatches(paper: str, number_of) -> dict:
+    """Reference -> why it points elsewhere, for every reference whose cited figure draws another subject."""
+    out = {}
+    for line, number, words, _, subject in FIGURE_REFERENCES[paper]:
+        n = number_of(line, number, words)
+        drawn = figure_subject(paper, n)
+        if drawn != subject:
+            out[f"line {line}: '{words}'"] = (f"describes '{subject}', but Figure {n} is "
+                                              f"{'absent' if drawn is None else repr(drawn)}")
+    return out
+
+
+@claim("KZ-Errata-Figure-references", ("002",), KZ + ", Section 4.2, lines 160-161, Example 4.1, line 165 and "
+       "Section 4.4, lines 188-189", "statement",
+       "the paper's seven figure captions (lines 111, 157, 159, 168, 170, 185, 187) make Figures 1-7, but the text "
+       "cites only Figures 1, 3, 5 and 7, each of 3, 5, 7 for two different plots: line 160 cites Figure 3 for the "
+       "composed eps (Figure 2), line 165 Figure 5 for the posterior bound over days (Figure 4), line 188 Figure 7 "
+       "for the ratio bounds (Figure 6)")
+def _kz_figure_refs():
+    """Decided on the table of captions and references (``proofs_check.paper_items``, checked against the
+    seed by tests/test_paper_items.py).  The captions' own 'Figure N:' labels were lost in the extraction,
+    so a figure's number is its caption's place; the references' numbers survive.  The other reading, that
+    each pair of plots is one figure with two panels and a lost main caption, gives Figures 1-4, where
+    'Figure 5' and 'Figure 7' do not exist: the references are wrong under either reading.  (A figure with
+    two \\caption{}s and one \\label after both refers to the second number, which is what the printed
+    references do.)"""
+    def counterexample():
+        bad = _figure_mismatches("002", lambda line, number, words: number)
+        if not bad:
+            return None
+        paired = 1 + (len(FIGURE_CAPTIONS["002"]) - 1) // 2         # Figure 1, then one figure per pair
+        absent = sorted({number for _, number, *_ in FIGURE_REFERENCES["002"] if number > paired})
+        bad["if each pair of plots were one two-panel figure"] = (f"the paper would have Figures 1-{paired}, and "
+                                                                  f"Figures {absent} would not exist")
+        return bad
+
+    def corrected():
+        bad = _figure_mismatches("002", _fixed_number)
+        if bad:
+            return Outcome(FAILED, detail=f"the renumbered references still mismatch: {bad}")
+        # 'Figures 3-5 are upper bounds' (line 166): the three posterior bounds in the seven-caption numbering
+        spans = [figure_subject("002", n) for n in (3, 4, 5)]
+        if not all("posterior" in s for s in spans):
+            return Outcome(FAILED, detail=f"Figures 3-5 are not the three posterior bounds: {spans}")
+        return Outcome(CONFIRMED, points=len(FIGURE_REFERENCES["002"]) + 1, margin="0", method="table of figures",
+                       detail="with Figures 2, 4 and 6 at lines 160, 165 and 188, every reference names the figure "
+                              "that draws what it describes, and 'Figures 3-5 are upper bounds' (line 166) are the "
+                              "three posterior bounds")
+    return refutation("Often, composition results are visualized as in Figure 3, which presents the composition of "
+                      "pure DP mechanisms ... Figure 3 examines the upper bound on the adversary’s posterior "
+                      "probability ... Figure 5 plots a 99% upper bound on the adversary’s posterior probability as a "
+                      "function of the number of days elapsed. ... Figure 5 plots the 99% upper bound on the "
+                      "posterior-to-prior difference ... Figure 7 plots 95% probability bounds on ... Figure 7 plots "
+                      "the bounds on",
+                      "Figure 2 at line 160 (composed eps against the number of queries), Figure 4 for the first "
+                      "reference of line 165 (maximum posterior against days), Figure 6 at line 188 (ratio bounds "
+                      "against the prior)", counterexample, corrected, "paper_items tables of captions and references",
+                      kind="cross-reference")

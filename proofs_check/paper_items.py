@@ -63,3 +63,43 @@ def heading_line_text(label: str) -> str:
 FIGURE_CURVES: dict[str, dict[str, tuple[int, tuple[str, ...]]]] = {
     "003": {"Fig. 1": (147, ("0.1", "1.0", "4.0"))},
 }
+
+
+#: the figure captions of a paper in the order they stand (their "Figure N:" labels were lost in the
+#: extraction, so a figure's number is its place in this list): (seed line, the caption's first words,
+#: what the figure draws); tests/test_paper_items.py checks that each line starts with those words
+FIGURE_CAPTIONS: dict[str, tuple[tuple[int, str, str], ...]] = {
+    "002": ((111, "When (on the x-axis) is between", "eps' against delta' (Theorem 3.9)"),
+            (157, "Plot of the privacy parameter", "composed eps against the number of queries"),
+            (159, "Plot of the posterior bound", "posterior bound against the number of queries"),
+            (168, "The maximum posterior increases", "maximum posterior against days"),
+            (170, "The maximum difference increases", "maximum posterior-to-prior difference against days"),
+            (185, "The ratio bounds are largest", "ratio bounds against the prior"),
+            (187, "The difference bounds are largest", "difference bounds against the prior")),
+}
+
+#: the figure references of a paper's text: (seed line, the number cited, the reference's words, words of
+#: the same line that say what the cited figure shows, that subject as in FIGURE_CAPTIONS); the test checks
+#: that both word groups stand on the line
+FIGURE_REFERENCES: dict[str, tuple[tuple[int, int, str, str, str], ...]] = {
+    "002": ((109, 1, "This is demonstrated in Figure 1", "Notably, when , it follows that",
+             "eps' against delta' (Theorem 3.9)"),
+            (160, 3, "composition results are visualized as in Figure 3",
+             "which presents the composition of pure DP mechanisms", "composed eps against the number of queries"),
+            (161, 3, "Figure 3 examines the upper bound", "on the adversary’s posterior probability as a function of",
+             "posterior bound against the number of queries"),
+            (165, 5, "Figure 5 plots a 99% upper bound", "on the adversary’s posterior probability as a function of "
+             "the number of days elapsed", "maximum posterior against days"),
+            (165, 5, "Figure 5 plots the 99% upper bound", "on the posterior-to-prior difference as a function of "
+             "days elapsed", "maximum posterior-to-prior difference against days"),
+            (188, 7, "Figure 7 plots 95% probability bounds on", "We first examine the maximal posterior-to-prior ratio",
+             "ratio bounds against the prior"),
+            (189, 7, "Figure 7 plots the bounds on", "We can similarly examine the maximal posterior-to-prior difference",
+             "difference bounds against the prior")),
+}
+
+
+def figure_subject(paper: str, number: int) -> str | None:
+    """What figure ``number`` of ``paper`` draws (its caption's place in FIGURE_CAPTIONS), or None."""
+    captions = FIGURE_CAPTIONS.get(paper, ())
+    return captions[number - 1][2] if 1 <= number <= len(captions) else None

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from proofs_check.paper_items import FIGURE_CURVES, ITEMS, heading_line_text, item
+from flips import flips
+from proofs_check.paper_items import FIGURE_CAPTIONS, FIGURE_CURVES, FIGURE_REFERENCES, ITEMS, heading_line_text, item
 from proofs_check.verdicts import seed_text
 
 
@@ -47,3 +48,40 @@ def test_absences_the_errata_rely_on():
     assert [i + 1 for i, t in enumerate(lines) if "Theorem 3.10" in t] == [173]
     assert [t.split()[0] for t in lines if t.split()[1:2] == ["3.10."]] == ["Corollary"]
     assert "Contour plot" in seed_text("003")[item("003", "Fig. 3")[0] - 1]
+
+
+@pytest.mark.parametrize("paper", sorted(FIGURE_CAPTIONS))
+def test_figure_captions_and_references_stand_on_their_lines(paper):
+    """KZ-Errata-Figure-references: each caption starts its recorded line, and the captions are all the
+    figure lines there are (a line right after a blank line that describes a plot, nothing else between the
+    captions); each reference's number and words stand on its line, and no other 'Figure N' occurs."""
+    lines = seed_text(paper)
+    if lines is None:
+        pytest.skip("../shared/seeds is not beside the repository")
+    for line, words, _ in FIGURE_CAPTIONS[paper]:
+        assert lines[line - 1].startswith(words), (line, lines[line - 1][:60])
+        assert lines[line - 2].strip() == "", f"line {line}: a caption follows the blank line of its image"
+    import re
+    cited = [(i + 1, int(n)) for i, t in enumerate(lines) for n in re.findall(r"Figures? (\d+)", t)]
+    recorded = [(line, number) for line, number, *_ in FIGURE_REFERENCES[paper]]
+    # line 166 cites the range 'Figures 3-5' (its first number), which the erratum reads as a check
+    assert sorted(cited) == sorted(recorded + [(166, 3)])
+    for line, number, words, context, _ in FIGURE_REFERENCES[paper]:
+        assert f"Figure {number}" in words and words in lines[line - 1] and context in lines[line - 1]
+    assert "Figures 3-5 are upper bounds" in lines[165]
+
+
+@flips("KZ-Errata-Figure-references")
+def test_flip_kz_figure_references(monkeypatch):
+    """Paper side: the three references renumbered (2, 4, 6) make the paper right (CONFIRMED); toolkit side:
+    a figure's number read off by one (the caption list shifted) breaks the correction (FAILED)."""
+    from proofs_check import checker, claims_errata_xref as X, paper_items as P
+    (c,) = checker.select(claim_id="KZ-Errata-Figure-references")
+    assert checker.evaluate(c)["status"] == "REFUTED"
+    fixed = tuple((line, X._fixed_number(line, n, words), words, ctx, subject)
+                  for line, n, words, ctx, subject in P.FIGURE_REFERENCES["002"])
+    monkeypatch.setitem(P.FIGURE_REFERENCES, "002", fixed)
+    assert checker.evaluate(c)["status"] == "CONFIRMED"
+    monkeypatch.undo()
+    monkeypatch.setattr(X, "figure_subject", lambda paper, n: P.figure_subject(paper, n + 1))
+    assert checker.evaluate(c)["status"] == "FAILED"
