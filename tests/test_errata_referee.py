@@ -120,3 +120,34 @@ def test_df_thm1_proof_flips_when_p_post_never_reaches_one(monkeypatch):
     assert _status("DF-Errata-Thm1-proof-pprior-gt-1") == "REFUTED"
     monkeypatch.setattr(P, "one_minus_posterior", lambda rec: orig(rec).xreplace({P.prior_c: P.prior_c + P.prior}))
     assert _status("DF-Errata-Thm1-proof-pprior-gt-1") == "CONFIRMED"
+
+
+# ------------------------------------------------------------------ seed 000: words against formulas
+
+
+@flips("DF-Errata-rho-alpha0-at-most")
+def test_flip_df_rho_alpha0_at_most(monkeypatch):
+    """Toolkit side: the Gaussian's power off by 1e-9 breaks the agreement with the closed form (FAILED);
+    paper side: the levels the words name (``BELOW``) taken at or above alpha_0, as 'at least alpha_0' would
+    say, leave no counter-example (the ratio falls there): CONFIRMED."""
+    from proofs_check import claims_errata_000_words as W
+    assert _status("DF-Errata-rho-alpha0-at-most") == "REFUTED"
+    real = W.mp.power
+    monkeypatch.setattr(W.mp, "power", lambda rec, a, d=15: real(rec, a, d) * (1 + mpmath.mpf("1e-9")))
+    assert _status("DF-Errata-rho-alpha0-at-most") == "FAILED"
+    monkeypatch.undo()
+    monkeypatch.setattr(W, "BELOW", ("0.02", "0.05", "0.1"))      # levels that are not below alpha_0
+    assert _status("DF-Errata-rho-alpha0-at-most") == "CONFIRMED"
+
+
+@flips("DF-Errata-rejection-rates")
+def test_flip_df_rejection_rates(monkeypatch):
+    """Paper side: had line 301 said rejection rates of 5% or 1%, it would be right (CONFIRMED); toolkit side:
+    a Z-test whose size is off breaks the agreement with the normal law (FAILED)."""
+    from proofs_check import claims_errata_000_words as W
+    assert _status("DF-Errata-rejection-rates") == "REFUTED"
+    monkeypatch.setattr(W, "RATES", ("0.05", "0.01"))
+    assert _status("DF-Errata-rejection-rates") == "CONFIRMED"
+    monkeypatch.undo()
+    monkeypatch.setattr(W, "NO_EFFECT", "0.01")
+    assert _status("DF-Errata-rejection-rates") == "FAILED"
