@@ -30,7 +30,7 @@ import mpmath
 import pytest
 import sympy as sp
 
-flint = pytest.importorskip("flint")
+import flint  # a core dependency (pyproject.toml): no skip
 
 import derive  # noqa: E402
 from derive.errors import DomainError  # noqa: E402

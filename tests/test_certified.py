@@ -16,8 +16,6 @@ import mpmath
 import pytest
 import sympy as sp
 
-pytest.importorskip("flint")
-
 import derive  # noqa: E402
 from derive import symbols as sy  # noqa: E402
 from proofs_check import certified, claims_certified as CC, claims_foundation as cf, discovery, registry  # noqa: E402

@@ -230,7 +230,6 @@ def test_certified_kz_t27_catches_a_wrong_cks_objective(monkeypatch):
     # the ordinary check's mutation above (0.9 rho a in the CKS objective), through the checker with
     # --certified: proved FAILED (an order a whose objective is below the exact Gaussian eps, certified)
     from proofs_check import checker, registry
-    pytest.importorskip("flint")
     obj = sp.Rational(9, 10) * C.order * C.rho + (sp.log(1 / sy.delta) + (C.order - 1) * sp.log(1 - 1 / C.order)
                                                    - sp.log(C.order)) / (C.order - 1)
     monkeypatch.setattr(C, "cks_objective", obj)

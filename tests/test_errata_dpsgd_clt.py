@@ -13,8 +13,6 @@ import math
 import numpy as np
 import pytest
 
-pytest.importorskip("flint")
-
 from proofs_check import claims_errata_004_subsampling as E  # noqa: E402
 from proofs_check.registry import registered  # noqa: E402
 from proofs_check.status import CONFIRMED, FAILED, REFUTED  # noqa: E402

@@ -19,7 +19,7 @@ import mpmath
 import numpy as np
 import pytest
 
-flint = pytest.importorskip("flint")
+import flint  # a core dependency (pyproject.toml): no skip
 
 from numeric import pld, pld_mechanisms as M       # noqa: E402
 
