@@ -150,197 +150,263 @@ def _exact_phiinv(v, kernel):
 
 
 def _mp_node(expr: sp.Basic, naive: bool) -> Node:
-    """Compile one SymPy node into a closure ``(env) -> Exact | mpf``."""
-    table = kernels.MP_NAIVE if naive else kernels.MP
+    """Compile one SymPy node into a closure ``(env) -> Exact | mpf``.
 
+    Leaves (symbols, exact numbers, constants) first; then the builder registered for the node's class
+    or its nearest registered base class (``_BUILDERS``, filled by ``@_builds``, the way SymPy's printers
+    dispatch); then a record head with its own kernel (``_head_kernel``)."""
+    leaf = _mp_leaf(expr, naive)
+    if leaf is not None:
+        return leaf
+    for cls in type(expr).__mro__:
+        build = _BUILDERS.get(cls)
+        if build is not None:
+            return build(expr, naive)
+    kids = _kids(expr, naive)
+    kernel = _head_kernel(expr)
+    if kernel is not None:
+        return _record_head(type(expr), kernel, kids)
+    raise TypeError(f"no mpmath kernel for {type(expr).__name__} in {expr}")
+
+
+def _mp_leaf(expr: sp.Basic, naive: bool) -> Node | None:
+    """A closure for a symbol, an exact number or a constant; None for a compound node."""
     if isinstance(expr, sp.Symbol):
         name = expr
         return lambda env: env[name]
     if expr.is_Rational:
         value = exact_of(expr)
-        if naive:
-            return lambda env: value.mpf()
-        return lambda env: value
-    if expr is sp.S.Infinity:
-        return lambda env: mpmath.mpf("inf")
-    if expr is sp.S.NegativeInfinity:
-        return lambda env: mpmath.mpf("-inf")
-    if expr is sp.E:
-        return lambda env: +mpmath.e
-    if expr is sp.pi:
-        return lambda env: +mpmath.pi
-    if expr is sp.true:
-        return lambda env: True
-    if expr is sp.false:
-        return lambda env: False
+        return (lambda env: value.mpf()) if naive else (lambda env: value)
+    for const, value in ((sp.S.Infinity, lambda: mpmath.mpf("inf")), (sp.S.NegativeInfinity, lambda: mpmath.mpf("-inf")),
+                         (sp.E, lambda: +mpmath.e), (sp.pi, lambda: +mpmath.pi),
+                         (sp.true, lambda: True), (sp.false, lambda: False)):
+        if expr is const:
+            return lambda env, value=value: value()
     if expr.is_Float:
         raise TypeError("Floats are not exact: use Rational (found %s)" % expr)
+    return None
 
-    if isinstance(expr, sp.Piecewise):
-        pairs = [(_mp_node(v, naive), _mp_node(c, naive)) for v, c in expr.args]
 
-        def piecewise(env):
-            for value, cond in pairs:
-                if cond(env):
-                    return value(env)
-            raise ValueError("no branch of a Piecewise applies")
-        return piecewise
+def _kids(expr: sp.Basic, naive: bool) -> list[Node]:
+    return [_mp_node(a, naive) for a in expr.args]
 
-    kids = [_mp_node(a, naive) for a in expr.args]
 
-    if expr.is_Add:
-        def add(env):
-            exact, inexact = ZERO, []
-            for k in kids:
-                v = k(env)
-                if isinstance(v, Exact):
-                    exact = exact + v
-                else:
-                    inexact.append(v)
-            if not inexact:
-                return exact
-            total = mpmath.fsum(inexact)
-            return total + exact.mpf() if exact.p else total
-        return add
-    if expr.is_Mul:
-        def mul(env):
-            vals = [k(env) for k in kids]
-            exact, inexact = ONE, []
-            for v in vals:
-                if isinstance(v, Exact):
-                    exact = exact * v
-                else:
-                    inexact.append(v)
-            if not inexact:
-                return exact
-            if exact.p == 0 and not any(mpmath.isinf(v) for v in inexact):
-                return ZERO
-            return mpmath.fprod(inexact) * exact.mpf() if exact.cmp(ONE) else mpmath.fprod(inexact)
-        return mul
-    if expr.is_Pow:
-        base, ex = kids
-        integer_exponent = expr.exp.is_Integer and abs(int(expr.exp)) <= 64
-        e_int = int(expr.exp) if integer_exponent else None
+#: SymPy class -> builder ``(expr, naive) -> Node``
+_BUILDERS: dict[type, Callable[[sp.Basic, bool], Node]] = {}
 
-        def power(env):
-            b = base(env)
-            if integer_exponent and isinstance(b, Exact):
-                return _pow_exact(b, e_int)
-            e = ex(env)
-            if isinstance(e, Exact) and e.cmp(HALF) == 0:
-                return mpmath.sqrt(to_mpf(b))
-            return mpmath.power(to_mpf(b), to_mpf(e))
-        return power
-    if isinstance(expr, sp.exp):
-        (k,) = kids
 
-        def exp_(env):
+def _builds(*classes):
+    def register(fn):
+        for cls in classes:
+            _BUILDERS[cls] = fn
+        return fn
+    return register
+
+
+def _kernels(naive: bool) -> dict:
+    return kernels.MP_NAIVE if naive else kernels.MP
+
+
+@_builds(sp.Piecewise)
+def _piecewise(expr, naive):
+    """Evaluates only the branch it selects."""
+    pairs = [(_mp_node(v, naive), _mp_node(c, naive)) for v, c in expr.args]
+
+    def piecewise(env):
+        for value, cond in pairs:
+            if cond(env):
+                return value(env)
+        raise ValueError("no branch of a Piecewise applies")
+    return piecewise
+
+
+@_builds(sp.Add)
+def _add(expr, naive):
+    kids = _kids(expr, naive)
+
+    def add(env):
+        exact, inexact = ZERO, []
+        for k in kids:
             v = k(env)
-            if isinstance(v, Exact) and v.p == 0:
-                return ONE
-            return mpmath.exp(to_mpf(v))
-        return exp_
-    if isinstance(expr, sp.log):
-        (k,) = kids
+            if isinstance(v, Exact):
+                exact = exact + v
+            else:
+                inexact.append(v)
+        if not inexact:
+            return exact
+        total = mpmath.fsum(inexact)
+        return total + exact.mpf() if exact.p else total
+    return add
 
-        def log_(env):
-            v = k(env)
-            if isinstance(v, Exact) and v.cmp(ONE) == 0:
-                return ZERO
-            return mpmath.log(to_mpf(v))
-        return log_
-    if isinstance(expr, (expm1, log1p)):
-        (k,) = kids
-        f = mpmath.expm1 if isinstance(expr, expm1) else mpmath.log1p
 
-        def zero_preserving(env):
-            v = k(env)
-            if isinstance(v, Exact) and v.p == 0:
-                return ZERO
-            return f(to_mpf(v))
-        return zero_preserving
-    if isinstance(expr, PhiInv):
-        (k,) = kids
-        kernel = table["PhiInv"]
-        if naive:
-            return lambda env: kernel(to_mpf(k(env)))
-        return lambda env: _exact_phiinv(k(env), kernel)
-    if isinstance(expr, Phi):
-        (k,) = kids
-        kernel = table["Phi"]
+@_builds(sp.Mul)
+def _mul(expr, naive):
+    kids = _kids(expr, naive)
 
-        def phi(env):
+    def mul(env):
+        exact, inexact = ONE, []
+        for v in [k(env) for k in kids]:
+            if isinstance(v, Exact):
+                exact = exact * v
+            else:
+                inexact.append(v)
+        if not inexact:
+            return exact
+        if exact.p == 0 and not any(mpmath.isinf(v) for v in inexact):
+            return ZERO
+        return mpmath.fprod(inexact) * exact.mpf() if exact.cmp(ONE) else mpmath.fprod(inexact)
+    return mul
+
+
+@_builds(sp.Pow)
+def _pow(expr, naive):
+    base, ex = _kids(expr, naive)
+    integer_exponent = expr.exp.is_Integer and abs(int(expr.exp)) <= 64
+    e_int = int(expr.exp) if integer_exponent else None
+
+    def power(env):
+        b = base(env)
+        if integer_exponent and isinstance(b, Exact):
+            return _pow_exact(b, e_int)
+        e = ex(env)
+        if isinstance(e, Exact) and e.cmp(HALF) == 0:
+            return mpmath.sqrt(to_mpf(b))
+        return mpmath.power(to_mpf(b), to_mpf(e))
+    return power
+
+
+def _keeps(fn, at, exact_value):
+    """A one-argument evaluator that returns ``exact_value`` exactly when its argument is the exact
+    ``at`` (e^0 = 1, log 1 = 0, expm1(0) = log1p(0) = 0), ``fn`` of the argument otherwise."""
+    def build(expr, naive):
+        (k,) = _kids(expr, naive)
+
+        def one(env):
             v = k(env)
-            if isinstance(v, Exact) and v.p == 0:
-                return HALF
-            v = to_mpf(v)
-            if mpmath.isinf(v):
-                return ONE if v > 0 else ZERO
-            return kernel(v)
-        return phi
-    if isinstance(expr, (LogPhi, PhiInvExp)):
-        (k,) = kids
-        kernel = table[type(expr).__name__]
+            if isinstance(v, Exact) and v.cmp(at) == 0:
+                return exact_value
+            return fn(to_mpf(v))
+        return one
+    return build
+
+
+_builds(sp.exp)(_keeps(mpmath.exp, ZERO, ONE))
+_builds(sp.log)(_keeps(mpmath.log, ONE, ZERO))
+_builds(expm1)(_keeps(mpmath.expm1, ZERO, ZERO))
+_builds(log1p)(_keeps(mpmath.log1p, ZERO, ZERO))
+
+
+@_builds(PhiInv)
+def _phiinv(expr, naive):
+    (k,) = _kids(expr, naive)
+    kernel = _kernels(naive)["PhiInv"]
+    if naive:
         return lambda env: kernel(to_mpf(k(env)))
-    if isinstance(expr, (sp.Max, sp.Min)):
-        pick = max if isinstance(expr, sp.Max) else min
+    return lambda env: _exact_phiinv(k(env), kernel)
 
-        def extremum(env):
-            vals = [k(env) for k in kids]
-            if all(isinstance(v, Exact) for v in vals):
-                best = vals[0]
-                for v in vals[1:]:
-                    c = v.cmp(best)
-                    if (c > 0) if pick is max else (c < 0):
-                        best = v
-                return best
-            # an exact candidate that wins keeps its exactness
-            nums = [to_mpf(v) for v in vals]
-            i = nums.index(pick(nums))
-            return vals[i]
-        return extremum
-    if type(expr) in _RELATIONS:
-        rel = _RELATIONS[type(expr)]
-        lhs, rhs = kids
-        return lambda env: rel(lhs(env), rhs(env))
-    if isinstance(expr, sp.And):
-        return lambda env: all(k(env) for k in kids)
-    if isinstance(expr, sp.Or):
-        return lambda env: any(k(env) for k in kids)
-    if isinstance(expr, sp.Not):
-        (k,) = kids
-        return lambda env: not k(env)
-    if isinstance(expr, sp.Abs):
-        (k,) = kids
 
-        def abs_(env):
-            v = k(env)
-            return Exact(abs(v.p), v.q) if isinstance(v, Exact) else abs(v)
-        return abs_
-    if type(expr) in _ELEMENTARY:
-        (k,) = kids
-        f = _ELEMENTARY[type(expr)]
-        odd = type(expr) in _ODD
+@_builds(Phi)
+def _phi(expr, naive):
+    (k,) = _kids(expr, naive)
+    kernel = _kernels(naive)["Phi"]
+
+    def phi(env):
+        v = k(env)
+        if isinstance(v, Exact) and v.p == 0:
+            return HALF
+        v = to_mpf(v)
+        if mpmath.isinf(v):
+            return ONE if v > 0 else ZERO
+        return kernel(v)
+    return phi
+
+
+@_builds(LogPhi, PhiInvExp)
+def _log_heads(expr, naive):
+    (k,) = _kids(expr, naive)
+    kernel = _kernels(naive)[type(expr).__name__]
+    return lambda env: kernel(to_mpf(k(env)))
+
+
+@_builds(sp.Max, sp.Min)
+def _extremum(expr, naive):
+    kids = _kids(expr, naive)
+    pick = max if isinstance(expr, sp.Max) else min
+
+    def extremum(env):
+        vals = [k(env) for k in kids]
+        if all(isinstance(v, Exact) for v in vals):
+            best = vals[0]
+            for v in vals[1:]:
+                c = v.cmp(best)
+                if (c > 0) if pick is max else (c < 0):
+                    best = v
+            return best
+        # an exact candidate that wins keeps its exactness
+        nums = [to_mpf(v) for v in vals]
+        i = nums.index(pick(nums))
+        return vals[i]
+    return extremum
+
+
+def _relation(op):
+    def build(expr, naive):
+        lhs, rhs = _kids(expr, naive)
+        return lambda env: op(lhs(env), rhs(env))
+    return build
+
+
+for _cls, _op in _RELATIONS.items():
+    _builds(_cls)(_relation(_op))
+
+
+@_builds(sp.And, sp.Or)
+def _junction(expr, naive):
+    kids = _kids(expr, naive)
+    every = isinstance(expr, sp.And)
+    return (lambda env: all(k(env) for k in kids)) if every else (lambda env: any(k(env) for k in kids))
+
+
+@_builds(sp.Not)
+def _not(expr, naive):
+    (k,) = _kids(expr, naive)
+    return lambda env: not k(env)
+
+
+@_builds(sp.Abs)
+def _abs(expr, naive):
+    (k,) = _kids(expr, naive)
+
+    def abs_(env):
+        v = k(env)
+        return Exact(abs(v.p), v.q) if isinstance(v, Exact) else abs(v)
+    return abs_
+
+
+def _elementary(f, odd: bool):
+    """A one-argument function evaluated by its mpmath namesake; an odd one (f(0) = 0) returns an exact
+    0 at an exact 0 (tanh(0) = 0, never a floating zero)."""
+    def build(expr, naive):
+        (k,) = _kids(expr, naive)
 
         def elementary(env):
             v = k(env)
             if odd and isinstance(v, Exact) and v.p == 0:
-                return v                    # tanh(0) = 0 exactly, never a floating zero
+                return v
             return f(to_mpf(v))
         return elementary
-    kernel = _head_kernel(expr)
-    if kernel is not None:
-        head = type(expr)
+    return build
 
-        def record_head(env):
-            vals = [k(env) for k in kids]
-            if all(isinstance(v, Exact) for v in vals):
-                exact = head(*[v.to_rational() for v in vals])    # the head's exact values (f(0) = 1, ...)
-                if exact.is_Rational:
-                    return Exact(int(exact.p), int(exact.q))
-            return kernel(*[to_mpf(v) for v in vals])
-        return record_head
-    raise TypeError(f"no mpmath kernel for {type(expr).__name__} in {expr}")
+
+def _record_head(head, kernel, kids):
+    def record_head(env):
+        vals = [k(env) for k in kids]
+        if all(isinstance(v, Exact) for v in vals):
+            exact = head(*[v.to_rational() for v in vals])    # the head's exact values (f(0) = 1, ...)
+            if exact.is_Rational:
+                return Exact(int(exact.p), int(exact.q))
+        return kernel(*[to_mpf(v) for v in vals])
+    return record_head
 
 
 def _head_kernel(expr):
@@ -359,6 +425,8 @@ _ELEMENTARY = {sp.erf: mpmath.erf, sp.erfc: mpmath.erfc, sp.erfinv: mpmath.erfin
                sp.sinh: mpmath.sinh}
 #: the ones with f(0) = 0, returned exactly at an exact 0
 _ODD = (sp.erf, sp.erfinv, sp.tanh, sp.atanh, sp.sinh)
+for _cls, _fn in _ELEMENTARY.items():
+    _builds(_cls)(_elementary(_fn, _cls in _ODD))
 
 
 @lru_cache(maxsize=512)
