@@ -161,3 +161,25 @@ def test_df_r_domain_fails_with_a_risk_off(monkeypatch):
     monkeypatch.setattr(numeric.risk, "risk", lambda *a, **k: dataclasses.replace(
         orig(*a, **k), rho_alpha0=orig(*a, **k).rho_alpha0 * (1 + mpmath.mpf("1e-9"))))
     assert _status("DF-Errata-R-domain") == "FAILED"
+
+
+@flips("LXM-Errata-Gauss-variance")
+def test_lxm_gauss_variance_flips_with_the_normal_density_printed(monkeypatch):
+    """App. 10.4 printed with the variance 2 log(1.25/delta) (DQ/eps)^2 and the 1/sqrt(2 pi var) prefactor: the
+    density integrates to 1 and its likelihood ratio is the correct one (REFUTED -> CONFIRMED)."""
+    import sympy as sp
+
+    from proofs_check import claims_errata_001 as L
+    assert _status("LXM-Errata-Gauss-variance") == "REFUTED"
+    monkeypatch.setattr(L, "_PRINTED_VAR", 2 * L._LOG125 * (L._DQ / L._EPS) ** 2)
+    monkeypatch.setattr(L, "_PRINTED_DENSITY", lambda o, q, var: sp.exp(-(o - q) ** 2 / (2 * var)) / sp.sqrt(2 * sp.pi * var))
+    assert _status("LXM-Errata-Gauss-variance") == "CONFIRMED"
+
+
+@flips("LXM-Errata-Gauss-variance")
+def test_lxm_gauss_variance_fails_with_a_tradeoff_off(monkeypatch):
+    orig = numeric.mp.tradeoff
+    assert _status("LXM-Errata-Gauss-variance") == "REFUTED"
+    monkeypatch.setattr(numeric.mp, "tradeoff", lambda record, alpha, digits=15: orig(record, alpha, digits)
+                        * (1 + mpmath.mpf("1e-9")))
+    assert _status("LXM-Errata-Gauss-variance") == "FAILED"
