@@ -742,3 +742,158 @@ def _df_thm1_pprior():
     return refutation(r"which implies that ... \alpha_{0}=0 as ... p_{\text{prior}}>1",
                       "alpha_0 = 0 as p_prior < 1 (1 - p_prior > 0)", counterexample, corrected,
                       "SymPy on derive.posterior.one_minus_posterior", kind="statement")
+
+
+# ------------------------------------------------------------ Example 2 vs Eq. (7): what N's second argument is
+#: Example 2's noise as printed (lines 96-98): N{0, sup|q(D) - q(D')|/mu}, second argument Delta/mu (a function of
+#: the sensitivity Delta and mu; a flip in tests/test_errata_referee.py prints Delta^2/mu^2 instead)
+def _EX2_SECOND_ARG(delta, mu):
+    return delta / mu
+
+
+@claim("DF-Errata-N-notation", ("000",), DF + ", Example 2 and Sections 4-5, lines 96-98, 320-322 and 338",
+       "statement",
+       "Example 2 writes the Gaussian mechanism as q(D) + N{0, sup|q(D) - q(D')|/mu} and says N's argument is the "
+       "scale (line 98), while Eq. (7) (X_i ~ m_i + N(0, sigma^2), sigma the standard deviation) and Section 4 "
+       "(Q(D) = N(mbar, sigma^2/n + Delta q^2/mu^2)) use the second argument as the variance.  Read in Eq. (7)'s "
+       "notation, Example 2 adds noise of variance Delta/mu, which is sqrt(Delta mu)-GDP, not mu-GDP (Delta = 1/15, "
+       "mu = 1: 0.258-GDP, G(0.05) = 0.9172 against G_1(0.05) = 0.7405); Section 4's Delta q^2/mu^2 is the variance "
+       "of the scale reading.  In Eq. (7)'s notation Example 2's noise is N(0, Delta^2/mu^2)",
+       latex=r"N\{0,\Delta/\mu\}\ \text{(scale)}\ \ne\ N(0,\Delta/\mu)\ \text{(variance)};\ "
+             r"N(0,\Delta^2/\mu^2)\Rightarrow G_\mu")
+def _df_n_notation():
+    n, sd_data, m, level = 15, "0.25", "0.2", "0.05"
+    levels = ("0.05", "0.01", "0.3")
+
+    def laws_tradeoff(shift, sd, a):
+        """The Neyman-Pearson trade-off of N(0, sd^2) against N(shift, sd^2) from the two normal laws: the test
+        rejecting above t = sd z_{1-a} has level a, its type II error is P(N(shift, sd^2) <= t)."""
+        with mpmath.workdps(WDPS):
+            t = _mpf(sd) * normal_isf(_mpf(a))
+            return normal_cdf((t - _mpf(shift)) / _mpf(sd))
+
+    def reading_as_variance():
+        """(noise sd, GDP parameter) of Example 2's printed argument read as a variance (Eq. (7)'s notation)."""
+        with mpmath.workdps(WDPS):
+            delta, mu = mpmath.mpf(1) / n, mpmath.mpf(1)
+            sd = mpmath.sqrt(_EX2_SECOND_ARG(delta, mu))
+            return sd, delta / sd
+
+    def corrected():
+        with mpmath.workdps(WDPS):
+            delta, mu = mpmath.mpf(1) / n, mpmath.mpf(1)
+            sd = mpmath.sqrt(delta ** 2 / mu ** 2)          # N(0, Delta^2/mu^2) in (mean, variance) notation
+        g = derive.gaussian(_dec(delta / sd, 30))
+        rows = []
+        for a in levels:
+            got = mp.tradeoff(g, a, DIG)
+            rows.append(({"alpha": a, "what": "trade-off of N(0, Delta^2/mu^2) noise (mp.tradeoff of derive.gaussian"
+                          "(Delta/sd)) vs Phi(Phi^-1(1 - alpha) - mu), mu = 1"}, got, _gauss_tradeoff("1", a)))
+            rows.append(({"alpha": a, "what": "the same vs the NP test of N(0, sd^2) against N(1/15, sd^2)"},
+                         got, laws_tradeoff(delta, sd, a)))
+        sd_b, mu_b = reading_as_variance()
+        rows.append(({"alpha": level, "what": "G at Example 2 read as a variance (mp.tradeoff) vs the two normal laws"},
+                     mp.tradeoff(derive.gaussian(_dec(mu_b, 30)), level, DIG), laws_tradeoff(delta, sd_b, level)))
+        z = ND.ztest(n, sd_data, m, level, "1", digits=DIG)
+        with mpmath.workdps(WDPS):
+            want = mpmath.sqrt(_mpf(sd_data) ** 2 / n + delta ** 2 / mu ** 2)
+        rows.append(({"what": "Section 4's sigma_n (numeric.design.ztest, n = 15, sigma = 0.25, mu = 1) vs "
+                      "sqrt(sigma^2/n + Delta q^2/mu^2)"}, z.sigma_n, want))
+        return agreement(rows, TOL, "Delta = 1/15 (the mean of 15 values in [0, 1]), mu = 1: N(0, Delta^2/mu^2) noise "
+                                    "has sd Delta/mu and is mu-GDP")
+
+    def counterexample():
+        sd_b, mu_b = reading_as_variance()
+        with mpmath.workdps(WDPS):
+            delta, mu = mpmath.mpf(1) / n, mpmath.mpf(1)
+            if not (_gt(mu, mu_b) or _gt(mu_b, mu)):
+                return None
+            g_b = mp.tradeoff(derive.gaussian(_dec(mu_b, 30)), level, DIG)
+            g_mu = mp.tradeoff(derive.gaussian("1"), level, DIG)
+            if not (_gt(g_b, g_mu) or _gt(g_mu, g_b)):
+                return None
+            z = ND.ztest(n, sd_data, m, level, "1", digits=DIG)
+            sec4 = z.sigma_n ** 2 - _mpf(sd_data) ** 2 / n     # the DP part of Section 4's variance
+            return {"Example 2 read in Eq. (7)'s notation": (f"N(0, Delta/mu) with Delta = 1/15, mu = 1: noise sd "
+                                                             f"{_s(sd_b, 6)}, {_s(mu_b, 6)}-GDP, not {_s(mu, 3)}-GDP"),
+                    f"G({level})": f"{_s(g_b, 6)} read as a variance; {_s(g_mu, 6)} for mu-GDP (sd Delta/mu = "
+                                   f"{_s(delta / mu, 6)})",
+                    "Section 4's DP variance (numeric.design.ztest)": (
+                        f"Delta q^2/mu^2 = {_s(sec4, 6)}: the square of the scale reading (Delta/mu)^2 = "
+                        f"{_s((delta / mu) ** 2, 6)}, not the variance reading Delta/mu = "
+                        f"{_s(_EX2_SECOND_ARG(delta, mu), 6)}")}
+    return refutation(r"Q(D)=q(D)+N\left\{0,\frac{\sup_{D,D^{\prime}}|q(D)-q(D^{\prime})|}{\mu}\right\} ... "
+                      r"where N(σ)N(\sigma) denotes a Gaussian random variable with zero mean 0 and scale σ\sigma. ... "
+                      r"X_{i}\sim m_{i}+N(0,\sigma^{2}) ... σ>0\sigma>0 denotes the standard deviation ... "
+                      r"Q(D)=q(D)+N=N\left(\bar{m},\frac{\sigma^{2}}{n}+\frac{\Delta q^{2}}{\mu^{2}}\right)",
+                      "one notation: in Eq. (7)'s (mean, variance) notation Example 2's noise is N(0, Delta^2/mu^2) "
+                      "(sd Delta/mu, mu-GDP: G_1(0.05) = 0.7405 at Delta = 1/15), which is Section 4's Delta q^2/mu^2; "
+                      "or Eq. (7) and Section 4 written with the scale", counterexample, corrected,
+                      "mp.tradeoff of derive.gaussian and numeric.design.ztest (Delta = 1/15, mu = 1)", kind="notation")
+
+
+# ------------------------------------------------------------ Section 5.1: the range of the maximum relative risk R
+#: the range of R printed in Section 5.1 (line 414): R > 0 (a flip in tests/test_errata_referee.py prints R > 1)
+_R_PRINTED_LOWER = 0
+
+
+@claim("DF-Errata-R-domain", ("000",), DF + ", Section 5.1, line 414", "statement",
+       "'Maximum relative disclosure risk R > 0: Choose the privacy-loss parameter mu such that rho = R, or "
+       "rho_alpha0 = R': every trade-off function has f(alpha) <= 1 - alpha, so rho >= 1 and rho_alpha0 = "
+       "(1 - f(alpha0))/alpha0 is in [1, 1/alpha0], strictly above 1 for mu > 0.  For R <= 1 no mu > 0 exists "
+       "(Laplace: rho = e^mu, so R = 0.5 needs mu = log 0.5 < 0; Gaussian at alpha0 = 0.01: rho_alpha0 ranges over "
+       "(1, 100)); the range is R > 1 (and R < 1/alpha0 for rho_alpha0)",
+       latex=r"\rho=e^{\mu}>1,\ \rho_{\alpha_0}=\Phi(\mu-z_{1-\alpha_0})/\alpha_0\in(1,1/\alpha_0)")
+def _df_r_domain():
+    a0 = "0.01"
+    grid = ("1e-6", "0.1", "1", "2.5", "10", "40")
+    grid_g = ("1e-6", "0.1", "1", "2.5", "5")      # 100 (1 - 8e-15) at mu = 10: 1/alpha0 to within the tolerance
+
+    def rho_lap(mu):
+        return NR.risk(derive.laplace(mu), alpha0=a0, digits=DIG).rho
+
+    def rho_a0_gauss(mu):
+        return NR.risk(derive.gaussian(mu), alpha0=a0, digits=DIG).rho_alpha0
+
+    def corrected():
+        with mpmath.workdps(WDPS):
+            mu_g = normal_isf(_mpf(a0)) - normal_isf(2 * _mpf(a0))   # Phi(mu - z_{1-a0}) = R a0 at R = 2
+            rows = [({"R": "2", "what": "Laplace: eps with rho = 2 (numeric.design.select) vs log 2"},
+                     ND.select(derive.laplace(), "rho", "2", digits=DIG).value, mpmath.log(2)),
+                    ({"R": "2", "alpha0": a0, "what": "Gaussian: mu with rho_alpha0 = 2 (numeric.design.select) vs "
+                      "z_{1-alpha0} - z_{1-R alpha0}"},
+                     ND.select(derive.gaussian(), "rho-alpha0", "2", alpha0=a0, digits=DIG).value, mu_g)]
+            for mu in grid:
+                rows.append(({"mu": mu, "what": "Laplace rho (numeric.risk.risk) vs e^mu"}, rho_lap(mu),
+                             mpmath.exp(_mpf(mu))))
+            for mu in grid_g:
+                rows.append(({"mu": mu, "alpha0": a0, "what": "Gaussian rho_alpha0 (numeric.risk.risk) vs "
+                              "Phi(mu - z_{1-alpha0})/alpha0"}, rho_a0_gauss(mu),
+                             normal_cdf(_mpf(mu) - normal_isf(_mpf(a0))) / _mpf(a0)))
+        return agreement(rows, TOL, "R = 2 is reached (Laplace mu = log 2, Gaussian mu = 0.2726 at alpha0 = 0.01); "
+                                    "rho and rho_alpha0 over mu against their closed forms")
+
+    def counterexample():
+        targets = [r for r in ("0.5", "1") if mpmath.mpf(r) > _R_PRINTED_LOWER]
+        if not targets:
+            return None
+        lap = [rho_lap(mu) for mu in grid]
+        gau = [rho_a0_gauss(mu) for mu in grid_g]
+        with mpmath.workdps(WDPS):
+            if not all(_gt(v, 1) for v in lap + gau) or not all(_gt(1 / _mpf(a0), v) for v in gau):
+                return None
+            out = {f"R = {r} (in the printed range R > {_R_PRINTED_LOWER})":
+                   f"Laplace needs mu = log R = {_s(mpmath.log(_mpf(r)), 6)} (not > 0); Gaussian needs "
+                   f"mu = z_{{1-alpha0}} - z_{{1-R alpha0}} = {_s(normal_isf(_mpf(a0)) - normal_isf(_mpf(r) * _mpf(a0)), 6)}"
+                   for r in targets}
+        out["Laplace rho = e^mu (numeric.risk.risk)"] = ", ".join(f"{_s(v, 10)} (mu = {mu})" for mu, v in zip(grid, lap))
+        out[f"Gaussian rho_alpha0 at alpha0 = {a0} (numeric.risk.risk)"] = ", ".join(
+            f"{_s(v, 10)} (mu = {mu})" for mu, v in zip(grid_g, gau)) + ": in (1, 1/alpha0 = 100)"
+        return out
+    return refutation("Maximum relative disclosure risk R>0R>0: Choose the privacy-loss parameter μ\\mu such that "
+                      "ρ=R\\rho=R, or ρα0=R\\rho_{\\alpha_{0}}=R",
+                      "R > 1 (rho >= 1 and rho_alpha0 >= 1 for every trade-off function, strictly for mu > 0), and "
+                      "1 < R < 1/alpha0 for the rho_alpha0 route; R = 2: Laplace mu = log 2 = 0.6931, Gaussian "
+                      "mu = 0.2726 at alpha0 = 0.01", counterexample, corrected,
+                      "numeric.risk.risk and numeric.design.select of derive.laplace and derive.gaussian",
+                      kind="statement")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 import mpmath
+import sympy as sp
 
 import derive
 from numeric import attack as NA
@@ -28,8 +29,8 @@ from .errata_common import (
     _laplace_threshold,
     printed_numbers,
 )
-from .grid import brute_max, laplace_sf
-from .outcomes import agreement, refutation
+from .grid import brute_max, laplace_sf, normal_cdf, normal_isf
+from .outcomes import agreement, refutation, symbolic_zero
 from .registry import claim
 from .rounding import reproduces
 from .status import CONFIRMED, FAILED, Outcome
@@ -376,3 +377,108 @@ def _lxm_eq12_xref():
                       "the F-score with the prior (Eq. 18 of App. 10.5.2: e^eps replaced by e^eps/(1 - rho_p), plateau "
                       "(1 + beta^2)/(2 + beta^2 - rho_p)), not Eq. 12", counterexample, corrected,
                       "numeric.attack.fscore_optimum with weight = 1 - rho_p", kind="cross-reference")
+
+
+
+# ------------------------------------------------------------ Appendix 10.4: the Gaussian density of Eq. (29)
+_O, _QP = sp.symbols("o Q_prime", real=True)
+_DQ, _EPS, _DEL, _C = sp.symbols("DeltaQ epsilon delta c", positive=True)
+_LOG125 = sp.log(sp.Rational(5, 4) / _DEL)
+#: the noise variance App. 10.4 prints (line 1872 and the six denominators of Eq. (29)/lambda): 2 log(1.25/delta) DQ/eps
+_PRINTED_VAR = 2 * _LOG125 * _DQ / _EPS
+#: Sec. 4.3's standard deviation (lines 955-959): sqrt(2 log(1.25/delta)) DQ/eps
+_SIGMA = sp.sqrt(2 * _LOG125) * _DQ / _EPS
+
+
+def _PRINTED_DENSITY(o, q, var):
+    """Eq. (29)'s density as printed (lines 1889-1897): 1/sqrt(var) exp(-(o - q)^2/(2 var)), var = _PRINTED_VAR
+    (the radical read over the whole denominator; a flip in tests/test_errata_referee.py prints the normal density)."""
+    return 1 / sp.sqrt(var) * sp.exp(-(o - q) ** 2 / (2 * var))
+
+
+def _normal_density(o, q, sigma):
+    return sp.exp(-(o - q) ** 2 / (2 * sigma ** 2)) / (sp.sqrt(2 * sp.pi) * sigma)
+
+
+def _log_lr(density):
+    """log(density(o; Q(D))/density(o; Q(D'))) with Q(D) = Q(D') + DQ, simplified by SymPy."""
+    return sp.simplify(sp.expand_log(sp.log(density(_O, _QP + _DQ)) - sp.log(density(_O, _QP)), force=True))
+
+
+@claim("LXM-Errata-Gauss-variance", ("001",), LXM + ", Appendix 10.4, Eq. (29), lines 1871-1922 and 1957-1965; "
+       "Section 4.3, lines 955-959", "statement",
+       "App. 10.4 writes the Gaussian mechanism's noise as N(2 log(1.25/delta) DQ/eps) and its density (Eq. (29)) "
+       "with prefactor 1/sqrt(2 log(1.25/delta) DQ/eps) and exponent -(o - Q(D))^2/(4 log(1.25/delta) DQ/eps), and "
+       "the threshold lambda with the same denominator; Sec. 4.3's mechanism has sigma = sqrt(2 log(1.25/delta)) "
+       "DQ/eps, so 2 sigma^2 = 4 log(1.25/delta) (DQ/eps)^2.  The printed density integrates to sqrt(2 pi), its "
+       "log-likelihood ratio is DQ/eps times the correct one (slope 0.0213019 against 0.0106509 at DQ = 1, eps = 0.5, "
+       "delta = 1e-5) and is not invariant under rescaling the query",
+       latex=r"\frac{1}{\sqrt{2\pi}\sigma}e^{-\frac{(o-Q)^2}{2\sigma^2}},\ 2\sigma^2=4\log(1.25/\delta)"
+             r"\frac{\Delta Q^2}{\varepsilon^2}\ne4\log(1.25/\delta)\frac{\Delta Q}{\varepsilon}")
+def _lxm_gauss_variance():
+    """Not an extraction loss: this extraction keeps superscripts, in the same display ("( o\ufffd Q ( D )) 2",
+    line 1895) and elsewhere ("4(1 \ufffd \ufffd )2", line 884), and would keep parentheses around DQ/eps; all six
+    occurrences of the variance (the N(.) argument of line 1872 and the denominators of lines 1890/1897, 1902/1909,
+    1918, 1934/1941 and 1963) read "log(1:25=\ufffd )\ufffd Q=\ufffd" with no square.  The extent of the radical in
+    the prefactor is not visible; under either reading the exponent is not -(o - Q)^2/(2 sigma^2) for Sec. 4.3's
+    sigma (its units are Q^2/Q).  The direction of the Neyman-Pearson test, and so Theorem 6's conclusion, is
+    unaffected: the errata are the density, Lambda(o) and lambda."""
+    at = {_DQ: 1, _EPS: sp.Rational(1, 2), _DEL: sp.Rational(1, 100000)}
+    eps, delta = "0.5", "1e-5"
+    holds = _EPS ** 2 * (2 * _O - (_QP + _DQ) - _QP) / (4 * _LOG125 * _DQ)
+
+    def integral(density_expr):
+        f = sp.lambdify(_O, density_expr.xreplace(at).xreplace({_QP: 0}), "mpmath")
+        with mpmath.workdps(30):
+            return mpmath.quad(f, [-mpmath.inf, -20, 0, 20, mpmath.inf])
+
+    def corrected():
+        correct = lambda o, q: _normal_density(o, q, _SIGMA)   # noqa: E731
+        lr = _log_lr(correct)
+        with mpmath.workdps(WDPS):
+            sig = mpmath.sqrt(2 * mpmath.log(mpmath.mpf("1.25") / _mpf(delta))) / _mpf(eps)
+        rows = [({"what": "integral of the normal density with Sec. 4.3's sigma (mpmath quadrature), DQ = 1, "
+                  "eps = 0.5, delta = 1e-5"}, integral(correct(_O, _QP)), 1)]
+        for a in ("0.05", "0.3"):
+            with mpmath.workdps(WDPS):
+                ref = normal_cdf((sig * normal_isf(_mpf(a)) - 1) / sig)
+            rows.append(({"alpha": a, "what": "trade-off of derive.classical_gaussian(0.5, 1e-5) (mp.tradeoff) vs the "
+                          "NP test of N(0, sigma^2) against N(DQ, sigma^2), sigma of Sec. 4.3"},
+                         mp.tradeoff(derive.classical_gaussian(eps, delta), a, DIG), ref))
+        return _all(lambda: symbolic_zero(lr - holds, "log LR of N(Q(D), sigma^2) against N(Q(D'), sigma^2) = eps^2 "
+                                                      "(2o - Q(D) - Q(D'))/(4 log(1.25/delta) DQ)"),
+                    lambda: agreement(rows, TOL, "the normal density with sigma = sqrt(2 log(1.25/delta)) DQ/eps "
+                                                 "integrates to 1 and is the toolkit's classical Gaussian mechanism"))
+
+    def counterexample():
+        printed = lambda o, q: _PRINTED_DENSITY(o, q, _PRINTED_VAR)   # noqa: E731
+        correct = lambda o, q: _normal_density(o, q, _SIGMA)            # noqa: E731
+        lr_p, lr_c = _log_lr(printed), _log_lr(correct)
+        ratio = sp.simplify(lr_p / lr_c)
+        mass = integral(printed(_O, _QP))
+        if ratio == 1 and abs(mass - 1) <= TOL:
+            return None
+        scale = {_O: _C * _O, _QP: _C * _QP, _DQ: _C * _DQ}
+        slope_p, slope_c = (sp.N(sp.diff(x, _O).xreplace(at), 15) for x in (lr_p, lr_c))
+        var_p = _PRINTED_VAR.xreplace(at)
+        g_p = mp.tradeoff(derive.gaussian(_dec(1 / mpmath.sqrt(mpmath.mpf(sp.N(var_p, 40))), 30)), "0.05", DIG)
+        g_c = mp.tradeoff(derive.classical_gaussian(eps, delta), "0.05", DIG)
+        return {"printed log LR / correct log LR (SymPy)": str(ratio),
+                "integral of the printed density (mpmath quadrature)": f"{_s(mass, 12)} (sqrt(2 pi) = "
+                                                                         f"{_s(mpmath.sqrt(2 * mpmath.pi), 12)})",
+                "DQ = 1, eps = 0.5, delta = 1e-5": (f"variance {sp.N(var_p, 8)} printed, sigma^2 = "
+                                                    f"{sp.N((_SIGMA ** 2).xreplace(at), 8)}; d log Lambda/do = "
+                                                    f"{_s(slope_p, 8)} printed, {_s(slope_c, 8)} correct"),
+                "rescaling o, Q, DQ by c (SymPy)": (f"printed log LR times {sp.simplify(lr_p.xreplace(scale) / lr_p)}, "
+                                                    f"correct times {sp.simplify(lr_c.xreplace(scale) / lr_c)}"),
+                "G(0.05) (mp.tradeoff)": f"{_s(g_p, 8)} with the printed variance; {_s(g_c, 8)} for Sec. 4.3's sigma"}
+    return refutation("standard variant \ufffd = ... p 2 log(1:25=\ufffd )\ufffd Q=\ufffd is added to ... "
+                      "o = A(D) = Q(D)+ N (2 log(1:25=\ufffd )\ufffd Q=\ufffd) ... 1p 2 log(1 :25=\ufffd )\ufffd Q=\ufffd "
+                      "exp \ufffd \ufffd ( o\ufffd Q ( D )) 2 4 log(1 :25=\ufffd )\ufffd Q=\ufffd ... = exp \ufffd "
+                      "\ufffd Q(2o \ufffd Q(D ) \ufffd Q(D 0)) 4 log(1:25=\ufffd )\ufffd Q=\ufffd ... as exp \ufffd "
+                      "\ufffd Q(2 \ufffd \ufffd Q(D ) \ufffd Q(D 0)) 4 log(1 :25=\ufffd )\ufffd Q=\ufffd",
+                      "the density 1/(sqrt(2 pi) sigma) exp(-(o - Q)^2/(2 sigma^2)) with sigma = sqrt(2 log(1.25/delta)) "
+                      "DQ/eps (2 sigma^2 = 4 log(1.25/delta) DQ^2/eps^2), which integrates to 1; Lambda(o) = exp(eps^2 "
+                      "(2o - Q(D) - Q(D'))/(4 log(1.25/delta) DQ)) and lambda the same with o -> theta",
+                      counterexample, corrected, "SymPy on the printed and the normal densities, mpmath quadrature, "
+                      "mp.tradeoff of derive.classical_gaussian", kind="formula")

@@ -151,3 +151,65 @@ def test_flip_df_rejection_rates(monkeypatch):
     monkeypatch.undo()
     monkeypatch.setattr(W, "NO_EFFECT", "0.01")
     assert _status("DF-Errata-rejection-rates") == "FAILED"
+
+@flips("DF-Errata-N-notation")
+def test_df_n_notation_flips_when_example2_prints_the_variance(monkeypatch):
+    """Example 2 printed as N{0, Delta^2/mu^2} (the variance, Eq. (7)'s notation): read as a variance it is
+    mu-GDP and is Section 4's Delta q^2/mu^2, so the notation is consistent (REFUTED -> CONFIRMED)."""
+    from proofs_check import claims_errata_000 as E
+    assert _status("DF-Errata-N-notation") == "REFUTED"
+    monkeypatch.setattr(E, "_EX2_SECOND_ARG", lambda delta, mu: delta ** 2 / mu ** 2)
+    assert _status("DF-Errata-N-notation") == "CONFIRMED"
+
+
+@flips("DF-Errata-N-notation")
+def test_df_n_notation_fails_with_a_tradeoff_off(monkeypatch):
+    orig = numeric.mp.tradeoff
+    assert _status("DF-Errata-N-notation") == "REFUTED"
+    monkeypatch.setattr(numeric.mp, "tradeoff", lambda record, alpha, digits=15: orig(record, alpha, digits)
+                        * (1 + mpmath.mpf("1e-9")))
+    assert _status("DF-Errata-N-notation") == "FAILED"
+
+
+@flips("DF-Errata-R-domain")
+def test_df_r_domain_flips_when_the_range_is_r_gt_1(monkeypatch):
+    """Section 5.1 printed with 'R > 1': no target in the printed range lacks a mu > 0 (REFUTED -> CONFIRMED)."""
+    from proofs_check import claims_errata_000 as E
+    assert _status("DF-Errata-R-domain") == "REFUTED"
+    monkeypatch.setattr(E, "_R_PRINTED_LOWER", 1)
+    assert _status("DF-Errata-R-domain") == "CONFIRMED"
+
+
+@flips("DF-Errata-R-domain")
+def test_df_r_domain_fails_with_a_risk_off(monkeypatch):
+    """numeric.risk.risk with rho_alpha0 off by 1e-9: the closed form Phi(mu - z_{1-alpha0})/alpha0 fails it."""
+    import dataclasses
+
+    import numeric.risk
+    orig = numeric.risk.risk
+    assert _status("DF-Errata-R-domain") == "REFUTED"
+    monkeypatch.setattr(numeric.risk, "risk", lambda *a, **k: dataclasses.replace(
+        orig(*a, **k), rho_alpha0=orig(*a, **k).rho_alpha0 * (1 + mpmath.mpf("1e-9"))))
+    assert _status("DF-Errata-R-domain") == "FAILED"
+
+
+@flips("LXM-Errata-Gauss-variance")
+def test_lxm_gauss_variance_flips_with_the_normal_density_printed(monkeypatch):
+    """App. 10.4 printed with the variance 2 log(1.25/delta) (DQ/eps)^2 and the 1/sqrt(2 pi var) prefactor: the
+    density integrates to 1 and its likelihood ratio is the correct one (REFUTED -> CONFIRMED)."""
+    import sympy as sp
+
+    from proofs_check import claims_errata_001 as L
+    assert _status("LXM-Errata-Gauss-variance") == "REFUTED"
+    monkeypatch.setattr(L, "_PRINTED_VAR", 2 * L._LOG125 * (L._DQ / L._EPS) ** 2)
+    monkeypatch.setattr(L, "_PRINTED_DENSITY", lambda o, q, var: sp.exp(-(o - q) ** 2 / (2 * var)) / sp.sqrt(2 * sp.pi * var))
+    assert _status("LXM-Errata-Gauss-variance") == "CONFIRMED"
+
+
+@flips("LXM-Errata-Gauss-variance")
+def test_lxm_gauss_variance_fails_with_a_tradeoff_off(monkeypatch):
+    orig = numeric.mp.tradeoff
+    assert _status("LXM-Errata-Gauss-variance") == "REFUTED"
+    monkeypatch.setattr(numeric.mp, "tradeoff", lambda record, alpha, digits=15: orig(record, alpha, digits)
+                        * (1 + mpmath.mpf("1e-9")))
+    assert _status("LXM-Errata-Gauss-variance") == "FAILED"
