@@ -68,52 +68,103 @@ def _sqrt(x):
     return mpmath.sqrt(mpmath.mpf(x))
 
 
+# the value of each table cell as the paper describes it (exact integral of Definition 4) and under the
+# reading that reproduces the printed digits; one copy, used by entries() and by the errata claims
+# (proofs_check.claims_errata_003)
+
+
+def t1_described(eps, digits: int = 10):
+    """Table 1 as described: |X_R - X'_R|/sigma of two i.i.d. Laplace(Delta f/eps) releases, exact AUC."""
+    with mpmath.workdps(30):
+        return TS.auc_exact_laplace_difference(eps, digits)
+
+
+def t1_alternative(eps) -> float:
+    """Table 1's reading: one two-sided Laplace statistic, shift eps/sqrt2, right-endpoint sum N = 1000."""
+    with mpmath.workdps(30):
+        return TS.auc_riemann("laplace", float(mpmath.mpf(eps) / mpmath.sqrt(2)))
+
+
+def t2_described(row, col, digits: int = 10):
+    """Table 2 as described: two Laplace releases of variance col, r = sqrt2 Delta f/sigma, exact AUC."""
+    with mpmath.workdps(30):
+        r_described = mpmath.sqrt(2) * mpmath.mpf(row) / _sqrt(col)
+        return TS.auc_exact_laplace_difference(mpmath.nstr(r_described, 25), digits)
+
+
+def t2_alternative(actual, col) -> float:
+    """Table 2's reading: Table 1's procedure at r = sqrt2 Delta f/sigma with the row's actual Delta f."""
+    with mpmath.workdps(30):
+        return TS.auc_riemann("laplace", float(mpmath.sqrt(2) * mpmath.mpf(actual) / _sqrt(col)))
+
+
+def t3_described(eps, digits: int = 10):
+    """Table 3 as printed: tau^2 = 2 ln(2/eps)(Delta f/eps)^2, d = eps/(2 sqrt(ln(2/eps))), exact AUC
+    (None for eps >= 2, where the printed variance is not positive)."""
+    with mpmath.workdps(30):
+        e = mpmath.mpf(eps)
+        log_term = mpmath.log(2 / e)
+        return TS.auc_exact_normal(mpmath.nstr(e / (2 * mpmath.sqrt(log_term)), 25), digits) \
+            if log_term > 0 else None
+
+
+def t3_alternative(delta, eps) -> float:
+    """Table 3's reading: ln(2/delta) for the printed ln(2/eps), right-endpoint sum N = 1000."""
+    with mpmath.workdps(30):
+        e = mpmath.mpf(eps)
+        return TS.auc_riemann("normal", float(e / (2 * mpmath.sqrt(mpmath.log(2 / mpmath.mpf(delta))))))
+
+
+def t4_described(row, col, digits: int = 10):
+    """Table 4 as printed: shift Delta f/sqrt(2 tau), tau^2 the variance col, exact AUC."""
+    with mpmath.workdps(30):
+        tau = _sqrt(col)
+        return TS.auc_exact_normal(mpmath.nstr(mpmath.mpf(row) / mpmath.sqrt(2 * tau), 25), digits)
+
+
+def t4_alternative(actual, col) -> float:
+    """Table 4's reading: d = Delta f/(sqrt2 tau) with the row's actual Delta f, right-endpoint sum N = 1000."""
+    with mpmath.workdps(30):
+        return TS.auc_riemann("normal", float(mpmath.mpf(actual) / (mpmath.sqrt(2) * _sqrt(col))))
+
+
 def entries() -> list[dict]:
     out = []
     with mpmath.workdps(30):
         for eps, printed in zip(EPS, T1):
             out.append(_entry(
-                f"MHA-T1:eps={eps}", printed, TS.auc_exact_laplace_difference(eps, 10),
+                f"MHA-T1:eps={eps}", printed, t1_described(eps),
                 "described: |X_R - X'_R|/sigma, two i.i.d. Laplace(sigma = Delta f/eps) releases, "
                 "r = eps; exact AUC of the difference law (catalog MHA-(c))",
                 "single two-sided Laplace statistic, r = eps/sqrt2, right-endpoint sum N = 1000",
-                TS.auc_riemann("laplace", float(mpmath.mpf(eps) / mpmath.sqrt(2)))))
+                t1_alternative(eps)))
         for i, (row, actual) in enumerate(zip(ROWS, ROWS_ACTUAL)):
             for j, col in enumerate(COLS):
-                r_described = mpmath.sqrt(2) * mpmath.mpf(row) / _sqrt(col)
                 out.append(_entry(
-                    f"MHA-T2:df={row}:var={col}", T2[i][j],
-                    TS.auc_exact_laplace_difference(mpmath.nstr(r_described, 25), 10),
+                    f"MHA-T2:df={row}:var={col}", T2[i][j], t2_described(row, col),
                     "described: two Laplace releases of variance sigma^2 (scale sigma/sqrt2), "
                     "r = sqrt2 Delta f/sigma; exact AUC of the difference law",
                     f"single two-sided Laplace statistic, r = sqrt2 Delta f/sigma with Delta f = {actual} "
                     f"(row printed {row}), right-endpoint sum N = 1000",
-                    TS.auc_riemann("laplace", float(mpmath.sqrt(2) * mpmath.mpf(actual) / _sqrt(col)))))
+                    t2_alternative(actual, col)))
         for i, delta in enumerate(DELTAS):
             for j, eps in enumerate(EPS):
-                e = mpmath.mpf(eps)
-                log_term = mpmath.log(2 / e)
-                # as printed: tau^2 = 2 ln(2/eps)(Delta f/eps)^2, d = Delta f/(sqrt2 tau) = eps/(2 sqrt(ln(2/eps)))
-                described = TS.auc_exact_normal(mpmath.nstr(e / (2 * mpmath.sqrt(log_term)), 25), 10) \
-                    if log_term > 0 else None
                 out.append(_entry(
-                    f"MHA-T3:delta={delta}:eps={eps}", T3[i][j], described,
+                    f"MHA-T3:delta={delta}:eps={eps}", T3[i][j], t3_described(eps),
                     "described: tau^2 = 2 ln(2/eps)(Delta f/eps)^2 as printed (no dependence on delta; "
                     "undefined for eps >= 2), d = Delta f/(sqrt2 tau); exact AUC Phi(d/sqrt2)^2 + Phi(-d/sqrt2)^2",
                     "tau^2 = 2 ln(2/delta)(Delta f/eps)^2 (ln(2/delta) for the printed ln(2/eps)), "
                     "d = eps/(2 sqrt(ln(2/delta))), right-endpoint sum N = 1000",
-                    TS.auc_riemann("normal", float(e / (2 * mpmath.sqrt(mpmath.log(2 / mpmath.mpf(delta))))))))
+                    t3_alternative(delta, eps)))
         for i, (row, actual) in enumerate(zip(ROWS, ROWS_ACTUAL)):
             for j, col in enumerate(COLS):
-                tau = _sqrt(col)
                 out.append(_entry(
-                    f"MHA-T4:df={row}:var={col}", T4[i][j],
-                    TS.auc_exact_normal(mpmath.nstr(mpmath.mpf(row) / mpmath.sqrt(2 * tau), 25), 10),
+                    f"MHA-T4:df={row}:var={col}", T4[i][j], t4_described(row, col),
                     "described: power 1 - Phi(Z - Delta f/sqrt(2 tau)) + Phi(-Z - Delta f/sqrt(2 tau)) "
                     "as printed, tau^2 the variance; exact AUC",
                     f"d = Delta f/(sqrt2 tau) with Delta f = {actual} (row printed {row}), "
                     "right-endpoint sum N = 1000",
-                    TS.auc_riemann("normal", float(mpmath.mpf(actual) / (mpmath.sqrt(2) * tau)))))
+                    t4_alternative(actual, col)))
         # numbers quoted in the text
         text = [("MHA-text:0.5253", "0.5253", "Laplace, eps = 0.5 ('from Fig. 1'; Table 1)",
                  TS.auc_exact_laplace_difference("0.5", 10), "laplace", float(mpmath.mpf("0.5") / mpmath.sqrt(2))),

@@ -213,3 +213,50 @@ def test_lxm_gauss_variance_fails_with_a_tradeoff_off(monkeypatch):
     monkeypatch.setattr(numeric.mp, "tradeoff", lambda record, alpha, digits=15: orig(record, alpha, digits)
                         * (1 + mpmath.mpf("1e-9")))
     assert _status("LXM-Errata-Gauss-variance") == "FAILED"
+
+# ------------------------------------------------------------------ seed 003: Definition 4 against the printed tables
+
+
+@flips("MHA-Errata-Table1-two-release-test")
+def test_mha_table1_confirmed_if_the_paper_printed_the_two_release_risk(monkeypatch):
+    """Paper side: a Table 1 that printed Definition 4's AUC of the Sect. 4.1 test (rounded) would be right."""
+    from proofs_check import reproduce_mha
+    assert _status("MHA-Errata-Table1-two-release-test") == "REFUTED"
+    monkeypatch.setattr(reproduce_mha, "T1", ("0.5000", "0.5006", "0.5039", "0.5151", "0.5555", "0.6729", "0.8748",
+                                              "0.9909"))
+    assert _status("MHA-Errata-Table1-two-release-test") == "CONFIRMED"
+
+
+@flips("MHA-Errata-Table1-two-release-test")
+def test_mha_table1_fails_with_a_two_release_auc_off(monkeypatch):
+    """Toolkit side: the exact two-release AUC off by a factor 1 + 1e-9 disagrees with the quadrature of the law
+    of the difference."""
+    orig = numeric.two_sided.auc_exact_laplace_difference
+    assert _status("MHA-Errata-Table1-two-release-test") == "REFUTED"
+    monkeypatch.setattr(numeric.two_sided, "auc_exact_laplace_difference",
+                        lambda shift, digits=15: orig(shift, digits) * (1 + mpmath.mpf("1e-9")))
+    assert _status("MHA-Errata-Table1-two-release-test") == "FAILED"
+
+
+@flips("MHA-Errata-AUC-floor-0.5005")
+def test_mha_auc_floor_confirmed_if_the_tables_printed_definition_4(monkeypatch):
+    """Paper side: Tables 2-4 printing the exact AUC (0.5001 / 0.5000) at the smallest shift would be right."""
+    from proofs_check import reproduce_mha as R
+    assert _status("MHA-Errata-AUC-floor-0.5005") == "REFUTED"
+    monkeypatch.setattr(R, "T2", (("0.5001", "0.5000", "0.5000", "0.5000", "0.5000"),) + R.T2[1:])
+    monkeypatch.setattr(R, "T3", tuple(("0.5000",) + row[1:] for row in R.T3))
+    monkeypatch.setattr(R, "T4", (("0.5000",) * 5,) + R.T4[1:])
+    assert _status("MHA-Errata-AUC-floor-0.5005") == "CONFIRMED"
+
+
+@flips("MHA-Errata-AUC-floor-0.5005")
+@pytest.mark.parametrize("name", ["auc_riemann", "auc_exact_normal"])
+def test_mha_auc_floor_fails_with_the_toolkit_off(monkeypatch, name):
+    """Toolkit side: a left-endpoint sum (auc_riemann - 1/n: 0.4995 at zero shift, not SymPy's 1001/2000), or the
+    exact normal AUC off by 1 + 1e-9 (against the alpha-quadrature of Definition 4): FAILED."""
+    orig = getattr(numeric.two_sided, name)
+    assert _status("MHA-Errata-AUC-floor-0.5005") == "REFUTED"
+    broken = ((lambda kind, shift, n=1000: orig(kind, shift, n) - 1 / n) if name == "auc_riemann" else
+              (lambda shift, digits=15: orig(shift, digits) * (1 + mpmath.mpf("1e-9"))))
+    monkeypatch.setattr(numeric.two_sided, name, broken)
+    assert _status("MHA-Errata-AUC-floor-0.5005") == "FAILED"
