@@ -118,3 +118,49 @@ def _df_rejection_rates():
                       "targeting confidence levels (probabilities of not rejecting a true null) of 95% or 99%, i.e. "
                       "rejection rates under the null of 5% or 1%", counterexample, corrected,
                       "numeric.design.ztest with no effect against the normal law", kind="statement")
+
+
+#: the symbols Example 3 (lines 100-106) defines, and the probability symbols in scope at line 224
+#: (Definition 3 on: the prior and the posterior); tests/test_errata_referee.py checks both against the seed
+EXAMPLE3_SYMBOLS = ("D", "n", "mu", "c", "x_i")
+P_SYMBOLS_IN_SCOPE = ("p_prior", "p_post", "p_posterior")
+#: the URS case of the evidence (mu = 1, n = 10) and the prior a reader could take 'p' for
+URS_CASE, PRIOR = ("1", 10), "0.5"
+
+
+@claim("DF-Errata-URS-p-over-n", ("000",), DF + ", Section 3.3, line 224", "statement",
+       "'the Uniform Random Sampling Mechanism discussed in Example 3 where with probability p/n, a dataset record "
+       "is disclosed': Example 3 defines no p; its records are disclosed with probability (1 - e^{-mu})/n each, and "
+       "the only p's in scope (p_prior, p_posterior) do not give it (mu = 1, n = 10, p_prior = 1/2: 0.05 against "
+       "0.0632)")
+def _df_urs_p():
+    mu, n = URS_CASE
+
+    def release():
+        """1 - f(0) of the toolkit's URS record (add/remove neighbours): the mass of the target's atom."""
+        return mp.power(derive.uniform_sampling(mu, n, "add-remove"), "0", 30)
+
+    def counterexample():
+        if "p" in EXAMPLE3_SYMBOLS:
+            return None
+        with mpmath.workdps(WDPS):
+            as_prior = _mpf(PRIOR) / n
+            got = release()
+        if abs(as_prior - got) < mpmath.mpf(10) ** -20:
+            return None
+        return {"Example 3 (lines 100-106) defines": ", ".join(EXAMPLE3_SYMBOLS) + " (no p)",
+                "p's in scope at line 224": ", ".join(P_SYMBOLS_IN_SCOPE),
+                f"mu = {mu}, n = {n}": f"disclosure probability of a record {_s(got, 8)}; p_prior/n with p_prior = "
+                                       f"{PRIOR}: {_s(as_prior, 8)}"}
+
+    def corrected():
+        with mpmath.workdps(WDPS):
+            rows = [({"mu": mu, "n": n, "what": "1 - f(0) of derive.uniform_sampling vs (1 - e^-mu)/n in plain "
+                                                "mpmath"}, release(), -mpmath.expm1(-_mpf(mu)) / n)]
+        return agreement(rows, mpmath.mpf(10) ** -25, "the record's disclosure probability from the URS record "
+                                                       "against Example 3's definition")
+    return refutation("A canonical example is the Uniform Random Sampling Mechanism discussed in Example 3 where "
+                      "with probability p/np/n, a dataset record is disclosed.",
+                      "with probability (1 - e^{-mu})/n (Example 3, line 104), a dataset record is disclosed",
+                      counterexample, corrected, "numeric.mp.power of derive.uniform_sampling against Example 3's "
+                      "definition", kind="notation")

@@ -260,3 +260,34 @@ def test_mha_auc_floor_fails_with_the_toolkit_off(monkeypatch, name):
               (lambda shift, digits=15: orig(shift, digits) * (1 + mpmath.mpf("1e-9"))))
     monkeypatch.setattr(numeric.two_sided, name, broken)
     assert _status("MHA-Errata-AUC-floor-0.5005") == "FAILED"
+
+
+def test_urs_p_symbols_are_the_seeds():
+    """DF-Errata-URS-p-over-n's data: Example 3 (lines 100-106) uses no symbol p, and before line 224 the only
+    p's of the text are p_prior / p_post / p_posterior (the others are page numbers, '[16, p.66]')."""
+    import re
+    from proofs_check import claims_errata_000_words as W
+    from proofs_check.verdicts import seed_text
+    lines = seed_text("000")
+    if lines is None:
+        pytest.skip("../shared/seeds is not beside the repository")
+    lone_p = re.compile(r"(?<![A-Za-z\\{])p(?![A-Za-z_{.])")
+    assert not lone_p.findall("\n".join(lines[99:106]))
+    assert "with probability p/np/n, a dataset record is disclosed" in lines[223]
+    named = {"p_" + s for s in re.findall(r"p_\{\\text\{(\w+)\}\}", "\n".join(lines[:223]))}
+    assert named == set(W.P_SYMBOLS_IN_SCOPE)
+    assert not any(lone_p.search(t) for t in lines[:223])
+
+
+@flips("DF-Errata-URS-p-over-n")
+def test_flip_df_urs_p_over_n(monkeypatch):
+    """Paper side: had Example 3 defined p (p = 1 - e^-mu), p/n would be its release probability: CONFIRMED;
+    toolkit side: the URS record's 1 - f(0) off by 1e-9 breaks the agreement with Example 3: FAILED."""
+    from proofs_check import claims_errata_000_words as W
+    assert _status("DF-Errata-URS-p-over-n") == "REFUTED"
+    monkeypatch.setattr(W, "EXAMPLE3_SYMBOLS", W.EXAMPLE3_SYMBOLS + ("p",))
+    assert _status("DF-Errata-URS-p-over-n") == "CONFIRMED"
+    monkeypatch.undo()
+    real = W.mp.power
+    monkeypatch.setattr(W.mp, "power", lambda rec, a, d=15: real(rec, a, d) * (1 + mpmath.mpf("1e-9")))
+    assert _status("DF-Errata-URS-p-over-n") == "FAILED"
