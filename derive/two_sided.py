@@ -16,7 +16,9 @@ paper's risk is the AUC of that test's ROC, AUC = int_0^1 power(alpha) d alpha
 * ``laplace_difference_*``: the exact law of eta - eta' for i.i.d. Laplace(1)
   noise (catalog MHA-(c)): P(Y > x) = e^-x (1 + x/2)/2 for x >= 0; the test
   rejects for |Y + r| > c, so alpha(c) = e^-c (1 + c/2) and
-  power(c) = T(c - r) + T(c + r), and AUC = int_0^inf power(c) e^-c (1 + c)/2 dc.
+  power(c) = T(c - r) + T(c + r), and AUC = int_0^inf power(c) e^-c (1 + c)/2 dc
+  = 1 - (r^3 + 9 r^2 + 24 r + 24) e^-r / 48 (derived here by SymPy, piece by piece:
+  ``derive_laplace_difference_auc``; claim MHA-(c) checks that it equals the stated form).
 """
 
 from __future__ import annotations
@@ -75,3 +77,23 @@ def laplace_difference_level() -> sp.Expr:
 def laplace_difference_auc_integrand() -> sp.Expr:
     """power(c) |d alpha / d c|: the AUC is its integral over c in [0, inf)."""
     return laplace_difference_power() * sp.simplify(-sp.diff(laplace_difference_level(), c))
+
+
+def laplace_difference_auc_printed() -> sp.Expr:
+    """1 - (r^3 + 9 r^2 + 24 r + 24) e^-r / 48: the AUC of the two-release Laplace test (derived here)."""
+    return 1 - (r**3 + 9 * r**2 + 24 * r + 24) * sp.exp(-r) / 48
+
+
+def derive_laplace_difference_auc() -> sp.Expr:
+    """int_0^inf of ``laplace_difference_auc_integrand`` by SymPy: on [0, r] the tail T(c - r) takes its
+    branch for a negative argument, on (r, inf) the other; T(c + r) always the first (c + r >= 0)."""
+    x = sp.Symbol("x", real=True)
+    (pos, _), (neg, _) = _difference_tail(x).args
+    weight = sp.simplify(-sp.diff(laplace_difference_level(), c))
+
+    shift = sp.Symbol("r_pos", positive=True)     # r > 0 (the value at r = 0, 1/2, is the limit: continuity)
+
+    def integral(below, lo, hi):
+        body = sp.expand(((neg if below else pos).xreplace({x: c - shift}) + pos.xreplace({x: c + shift})) * weight)
+        return sum(sp.integrate(t, (c, lo, hi)) for t in sp.Add.make_args(body))
+    return sp.simplify(integral(True, 0, shift) + integral(False, shift, sp.oo)).xreplace({shift: r})

@@ -496,6 +496,33 @@ def _mha_b():
     return combine(None, [power, auc])
 
 
+@claim("MHA-(c)", ("003",), MHA + ", Eq. 1 with two Laplace releases (Section 4.1); catalog MHA-(c); the closed "
+       "form derived here", "identity",
+       "the two-sided test on the difference of two Laplace releases with shift r has AUC "
+       "1 - (r^3 + 9 r^2 + 24 r + 24) e^-r / 48",
+       latex=r"\int_0^\infty \mathrm{power}_r(c)\,\tfrac{(1+c)e^{-c}}{2}\,dc = 1-\tfrac{(r^3+9r^2+24r+24)e^{-r}}{48}")
+def _mha_c():
+    symbolic = symbolic_zero((TWO.derive_laplace_difference_auc() - TWO.laplace_difference_auc_printed()).rewrite(sp.exp),
+                             "SymPy integrates power(c) |d alpha/dc| of derive.two_sided on [0, r] and (r, inf)",
+                             probes=[{TWO.r: sp.Rational(x)} for x in ("1/10", "2", "7")])
+
+    # the evaluator users call vs P(|Y1| > |Y0|) with Y0 = eta - eta' (density (1 + |y|) e^-|y| / 4) and
+    # Y1 = r + an independent copy: int P(|Y0| < |y|) p(y - r) dy, P(|Y0| < t) = 1 - (1 + t/2) e^-t
+    def rows():
+        for shift in _SHIFTS:
+            with mpmath.workdps(45):
+                r = mpmath.mpf(shift)
+
+                def inside(t):
+                    return -mpmath.expm1(-t) - t * mpmath.exp(-t) / 2
+                ref = mpmath.quad(lambda y: inside(abs(y)) * (1 + abs(y - r)) * mpmath.exp(-abs(y - r)) / 4,
+                                  [-mpmath.inf, 0, r, mpmath.inf] if r > 0 else [-mpmath.inf, 0, mpmath.inf])
+            yield {"shift": shift, "quantity": "auc"}, TS.auc_exact_laplace_difference(shift, 30), ref
+    auc = agreement(rows(), mpmath.mpf(10) ** -27, "auc_exact_laplace_difference vs P(|Y1| > |Y0|) by quadrature of "
+                                                  "the difference law, r in " + ", ".join(_SHIFTS))
+    return combine(symbolic, [auc])
+
+
 @claim("MHA-Def5", ("003",), MHA + ", Definitions 4 and 5", "inequality",
        "risk (the AUC of the two-sided tests) lies in [0.5, 1], with 0.5 at zero shift",
        latex=r"\tfrac12 \le \mathrm{AUC}(r) \le 1,\quad \mathrm{AUC}(0)=\tfrac12")

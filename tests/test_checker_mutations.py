@@ -264,6 +264,21 @@ def test_mha_b_catches_the_normal_auc_off_by_1e_12(monkeypatch):
     assert_failed("MHA-(b)")
 
 
+def test_mha_c_catches_a_wrong_closed_form(monkeypatch):
+    """The stated closed form with 25 r for 24 r: SymPy's derivation disagrees (FAILED); the evaluator, which
+    reads the stated form, then also leaves the quadrature of the difference law."""
+    assert_passes("MHA-(c)")
+    r = TWO.r
+    monkeypatch.setattr(TWO, "laplace_difference_auc_printed",
+                        lambda: 1 - (r**3 + 9 * r**2 + 25 * r + 24) * sp.exp(-r) / 48)
+    assert_failed("MHA-(c)")
+
+
+def test_mha_c_catches_the_difference_auc_off_by_1e_12(monkeypatch):
+    monkeypatch.setattr(NTS, "auc_exact_laplace_difference", shifted(NTS.auc_exact_laplace_difference, "1e-12"))
+    assert_failed("MHA-(c)")
+
+
 def test_mha_def5_catches_an_auc_below_one_half(monkeypatch):
     monkeypatch.setattr(NTS, "auc_exact_laplace", shifted(NTS.auc_exact_laplace, "-1e-12"))
     assert_failed("MHA-Def5")
