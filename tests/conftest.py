@@ -8,8 +8,9 @@
   parsed by mpmath at 60 digits (never through float, so 1e-99706 stays exact).
 * ``record``: cached constructor calls (building a record, and compiling its
   expressions, costs 10-300 ms; hypothesis draws parameters from small sets).
-* ``call_with_timeout``: run a computation that is known to hang in the current
-  library (strict xfails), turning the hang into a ``Hang`` exception.
+* ``call_with_timeout``: a hang guard for computations that once hung (looped forever,
+  or ran for minutes: test_profile.py, test_design.py): a regression raises ``Hang`` after a few
+  seconds instead of stalling the suite.
 """
 
 from __future__ import annotations
@@ -125,8 +126,8 @@ class Hang(Exception):
 def call_with_timeout(fn, seconds: float):
     """``fn()``, or raise ``Hang`` after ``seconds`` of wall time (SIGALRM; main thread only).
 
-    Used only for computations that loop forever in the current library; a
-    correct implementation of each of them finishes in well under 0.5 s.
+    Used only around computations that once hung (none does today); each
+    finishes in well under 0.5 s, the bound is a regression guard.
     mpmath's ``workdps`` context managers restore the precision while unwinding.
     """
     def _alarm(signum, frame):

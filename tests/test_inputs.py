@@ -9,7 +9,7 @@ import mpmath
 import numpy as np
 import pytest
 import sympy as sp
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import derive
@@ -140,7 +140,8 @@ def test_parse_large_exponent_within_bound():
 
 
 # ---------------------------------------------------------------- no NaN for valid inputs
-# Parameters stay below exp overflow (709.78): above it the fp path returns NaN (strict xfail below).
+# Parameters stay below exp overflow (709.78); beyond it see test_fp_in_range_beyond_exp_overflow and
+# test_fp_accurate_beyond_exp_overflow below (NaN no longer occurs there: fp._run recomputes it by the mp path).
 EPS = st.sampled_from(["0", "1e-9", "0.3", "1", "5", "40", "300", "700"])
 RECORDS = st.one_of(
     st.floats(min_value=0, max_value=700).map(lambda m: record("gaussian", repr(m))),
@@ -172,9 +173,10 @@ def test_fp_never_nan_for_valid_inputs(rec, alphas):
 
 @settings(max_examples=15, deadline=None)
 @given(rec=RECORDS, mant=st.integers(1, 999), e10=st.integers(0, 5000))
+# uniform sampling with mu = 0 (p = -expm1(-0)/n = 0) always runs: it was once dropped here (issue #24, item 5)
+@example(rec=record("uniform_sampling", "0", 10, "add-remove"), mant=1, e10=0)
+@example(rec=record("uniform_sampling", "0", 1, "replacement"), mant=999, e10=5000)
 def test_mp_never_nan_for_valid_inputs(rec, mant, e10):
-    if rec.name == "uniform-sampling" and rec.params["mu"] == 0:
-        return  # numeric/bridge.py expm1 bug: strict xfails in test_numeric_mp.py
     alpha = f"{mant}e-{e10 + 3}"
     for fn in (mp.tradeoff, mp.power):
         v = fn(rec, alpha, 15)
@@ -209,6 +211,82 @@ def test_mp_beyond_exp_overflow(name, args, fn, alpha):
         with mpmath.workdps(400):
             ref = mpmath.exp(800) / (1 + mpmath.exp(800))
             assert abs(got - ref) <= mpmath.mpf(10) ** -19
+
+
+# ---------------------------------------------------------------- parameters beyond exp overflow
+def _beyond(name, args, reason=None, raises=AssertionError):
+    marks = [pytest.mark.xfail(strict=True, raises=raises, reason=reason)] if reason else []
+    return pytest.param(name, args, marks=marks, id=f"{name}{list(args)}")
+
+
+LAPLACE_INF = ("issue #24 item 5; BUG numeric/fp.py: for Laplace with 709.78 < eps < ~745 the float form "
+               "1 - e^eps alpha of the piece alpha < e^-eps/2 is 1 - inf = -inf (power +inf) at alpha < "
+               "e^-eps/2 (1e-310 for eps = 710; true f = 0.97766); -inf is no NaN, so fp._run keeps it")
+SUBNORMAL_ALPHAS = np.array([0.0, 5e-324, 1e-320, 1e-315, 1e-310, 1e-308, 1e-300, 1e-20, 0.5, 1 - 2**-53, 1.0])
+
+
+@pytest.mark.parametrize("name, args", [
+    _beyond("gaussian", ("800",)), _beyond("gaussian", ("1e300",)),
+    _beyond("laplace", ("710",), LAPLACE_INF), _beyond("laplace", ("720",), LAPLACE_INF),
+    _beyond("laplace", ("745",)), _beyond("laplace", ("800",)), _beyond("laplace", ("1e300",)),
+    _beyond("randomized_response", ("710",)), _beyond("randomized_response", ("1e300",)),
+    _beyond("approx_dp", ("710", "0")), _beyond("approx_dp", ("710", "0.5")), _beyond("approx_dp", ("1e300", "0")),
+    _beyond("uniform_sampling", ("800", 10, "add-remove")), _beyond("uniform_sampling", ("1e300", 1, "replacement")),
+    _beyond("classical_gaussian", ("800", "1e-5")),
+    _beyond("noise", ("logistic", "710")), _beyond("noise", ("logistic", "800")),
+])
+def test_fp_in_range_beyond_exp_overflow(name, args):
+    """test_fp_never_nan_for_valid_inputs' property with the parameter beyond exp overflow (709.78),
+    alpha down to the smallest subnormal."""
+    rec = record(name, *args)
+    with np.errstate(all="ignore"):
+        b, p = fp.tradeoff(rec, SUBNORMAL_ALPHAS), fp.power(rec, SUBNORMAL_ALPHAS)
+    a = SUBNORMAL_ALPHAS
+    assert not np.isnan(b).any() and not np.isnan(p).any(), f"NaN at {a[np.isnan(b) | np.isnan(p)]}"
+    bad = ~((b >= 0) & (b <= 1) & (p >= 0) & (p <= 1))
+    assert not bad.any(), f"outside [0, 1] at alpha = {a[bad]}: beta {b[bad]}, power {p[bad]}"
+
+
+def _reference(name, args, alpha: str):
+    """(f(alpha), 1 - f(alpha)) from the textbook closed forms in plain mpmath (400 digits, alpha exact):
+    Laplace F(F^{-1}(1 - alpha) - eps) with F^{-1}(1 - a) = -ln(2a) for a <= 1/2; f_{eps,delta} =
+    max(0, 1 - delta - e^eps a, e^-eps (1 - delta - a)) (randomized response: delta = 0); logistic
+    F(F^{-1}(1 - a) - mu) = (1 - a)/(1 - a + e^mu a)."""
+    with mpmath.workdps(400):
+        a, t = mpmath.mpf(alpha), mpmath.mpf(args[-1] if name == "noise" else args[0])
+        if name == "laplace":
+            q = -mpmath.log(2 * a) if a <= mpmath.mpf(1) / 2 else mpmath.log(2 - 2 * a)
+            x = q - t
+            f = mpmath.exp(x) / 2 if x < 0 else 1 - mpmath.exp(-x) / 2
+        elif name in ("approx_dp", "randomized_response"):
+            d = mpmath.mpf(args[1]) if name == "approx_dp" else mpmath.mpf(0)
+            f = max(mpmath.mpf(0), 1 - d - mpmath.exp(t) * a, mpmath.exp(-t) * (1 - d - a))
+        else:
+            f = (1 - a) / (1 - a + mpmath.exp(t) * a)
+        return float(f), float(1 - f)
+
+
+LOGISTIC_ZERO = ("issue #24 item 5; BUG numeric/fp.py: noise(logistic, mu) with mu > 709.78 evaluates "
+                 "(1 - alpha)/(alpha e^mu - alpha + 1) with e^mu = inf, so fp.tradeoff is 0 (and log_tradeoff "
+                 "-inf, so _unflushed keeps the 0) on all of [1e-300, 1) where f = e^-mu (1 - alpha)/alpha "
+                 "(3.7e-48 at mu = 800, alpha = 1e-300)")
+ALPHAS_IN_FLOAT_RANGE = ["1e-300", "1e-200", "1e-20", "0.01", "0.5", "0.99"]  # fp's documented range [1e-300, 1]
+
+
+@pytest.mark.parametrize("name, args", [
+    _beyond("laplace", ("710",)), _beyond("laplace", ("745",)), _beyond("laplace", ("800",)),
+    _beyond("randomized_response", ("710",)), _beyond("approx_dp", ("710", "0")),
+    _beyond("approx_dp", ("710", "0.5")), _beyond("approx_dp", ("800", "1e-5")),
+    _beyond("noise", ("logistic", "710"), LOGISTIC_ZERO), _beyond("noise", ("logistic", "800"), LOGISTIC_ZERO),
+])
+def test_fp_accurate_beyond_exp_overflow(name, args):
+    # reference: _reference (closed forms in plain mpmath, 400 digits), rounded once to float64
+    rec = record(name, *args)
+    for alpha in ALPHAS_IN_FLOAT_RANGE:
+        ref_b, ref_p = _reference(name, args, alpha)
+        got_b, got_p = fp.tradeoff(rec, float(alpha)), fp.power(rec, float(alpha))
+        for got, ref, what in ((got_b, ref_b, "tradeoff"), (got_p, ref_p, "power")):
+            assert abs(got - ref) <= 1e-12 * abs(ref) + 1e-320, f"{what}({alpha}) = {got!r}, reference {ref!r}"
 
 
 @pytest.mark.parametrize("digits", [0, -1, 1001, 2.5, True, "15"])

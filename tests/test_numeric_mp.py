@@ -220,11 +220,9 @@ def test_gaussian_random_alpha_vs_naive_high_precision(mant, exp10, mu):
 F0_IS_ONE = [c for c in PROPERTY_CASES
              if c[0] in ("gaussian", "classical_gaussian", "laplace", "randomized_response", "noise")
              or (c[0] == "approx_dp" and c[1][1] == "0")]
-# uniform_sampling with mu = 0 and add-remove neighbours: see the strict xfail below
-F1_EXACT = [c for c in PROPERTY_CASES if not (c[0] == "uniform_sampling" and c[1][0] == "0" and c[1][2] == "add-remove")]
 
 
-@pytest.mark.parametrize("name, args", F1_EXACT)
+@pytest.mark.parametrize("name, args", PROPERTY_CASES)  # uniform_sampling with mu = 0 included (p = 0 exactly)
 def test_f_of_one_is_exactly_zero(name, args):
     rec = record(name, *args)
     beta = mp.tradeoff(rec, "1", DIGITS)
@@ -273,12 +271,9 @@ def test_uniform_sampling_add_remove_zeros_are_exact():
     assert zero == 0 and mp.format_number(zero, DIGITS) == "0"
 
 
-EXPM1_BUG = ("BUG numeric/bridge.py: the expm1 node returns a floating mpf 0 for an exact zero argument "
-             "(the exp node returns an exact 1), so for uniform_sampling with mu = 0 the release probability "
-             "p = -expm1(-mu)/n is a floating zero and verified() (which never accepts a floating zero) "
-             "raises PrecisionExhausted instead of returning the exact 0")
-
-
+# Regression (issue #24, item 5): numeric/bridge.py's expm1 node once returned a floating 0 for an exact 0
+# argument, so with mu = 0 the release probability p = -expm1(-mu)/n was no exact zero and verified()
+# raised PrecisionExhausted; the two tests below and the mu = 0 cases of test_f_of_one_is_exactly_zero pass.
 def test_uniform_sampling_mu0_add_remove_f_of_one_is_zero():
     # reference: mu = 0 gives p = 0 and f(alpha) = 1 - alpha on [0, 1] (e^-0 = 1): f(1) = 0
     assert mp.tradeoff(record("uniform_sampling", "0", 5, "add-remove"), "1", DIGITS) == 0
