@@ -13,6 +13,9 @@ rounded once to float64.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+import mpmath
 import numpy as np
 import sympy as sp
 
@@ -55,15 +58,52 @@ def evaluate(expr: sp.Expr, values: dict):
     return _result(fp_call(fn, *[np.asarray(values[s], dtype=float) for s in symbols]))
 
 
-def _run(record, expr, symbol, arr, mp_func):
-    """Evaluate the compiled float form; any NaN (an overflow such as exp(800) * 0)
-    is recomputed by the mp path and rounded to float64: valid input never gives NaN."""
+def _run(record, expr, symbol, arr, mp_func, lo: float = 0.0, hi: float = 1.0, at_alpha_zero=None):
+    """Evaluate the compiled float form; the values it cannot vouch for are recomputed by the mp path and
+    rounded to float64: a NaN (exp(800) * 0), a value outside [lo, hi] (1 - e^710 alpha = -inf for
+    Laplace(710)), and, when the evaluation overflowed anywhere, every value at an end of the range or
+    non-finite (the logistic family's f at mu = 800 came out 0 for 3.7e-48).  Valid input never gives NaN,
+    and an overflow costs time, never digits."""
     fn = compile_fp(expr, (symbol,))
-    out = np.array(np.broadcast_to(fp_call(fn, arr), arr.shape), dtype=float)
-    bad = np.isnan(out)
+    raw, overflowed = _watched(fn, arr)
+    out = np.array(np.broadcast_to(raw, arr.shape), dtype=float)
+    with np.errstate(invalid="ignore"):
+        bad = np.isnan(out) | (out < lo) | (out > hi)
+        if overflowed:
+            bad |= ~np.isfinite(out) | (out == lo) | (out == hi)
     if np.any(bad):
-        out[bad] = [float(mp_func(record, repr(float(v)), 17)) for v in arr[bad]]
+        out[bad] = [_mp_value(record, mp_func, v, at_alpha_zero) for v in arr[bad]]
     return _result(out)
+
+
+def _mp_value(record, mp_func, v, at_alpha_zero):
+    """The mp path at the float ``v``'s exact binary value (a subnormal's repr is not it: 1e-320 is
+    9.99988671826831e-321); log_alpha = -inf (alpha = 0) through ``at_alpha_zero``."""
+    v = float(v)
+    if np.isfinite(v):
+        return float(mp_func(record, Fraction(v), 17))
+    if at_alpha_zero is not None and v == -np.inf:
+        return at_alpha_zero()
+    return float(mp_func(record, repr(v), 17))
+
+
+def _log_at_zero(mp_func, record):
+    """log of ``mp_func(record, 0)`` as a float (-inf for 0): the log forms' value at log_alpha = -inf."""
+    def at_zero():
+        v = mp_func(record, "0", 17)
+        return float(mpmath.log(v)) if v > 0 else -np.inf
+    return at_zero
+
+
+def _watched(fn, arr):
+    """``fn(arr)`` with every floating-point warning silenced, and whether an overflow occurred."""
+    seen = []
+    old = np.seterrcall(lambda kind, flag: seen.append(kind))
+    try:
+        with np.errstate(all="ignore", over="call"):
+            return fn(arr), bool(seen)
+    finally:
+        np.seterrcall(old)
 
 
 def tradeoff(record: TradeOff, alpha):
@@ -92,7 +132,7 @@ def _unflushed(record, expr, a, out, mp_log):
         return out
     with np.errstate(divide="ignore"):
         la = np.log(aa[zero])
-    logv = np.asarray(_run(record, log_space(_bound(record, expr)), LOG_ALPHA, la, mp_log), dtype=float)
+    logv = np.asarray(_run(record, log_space(_bound(record, expr)), LOG_ALPHA, la, mp_log, -np.inf, 0.0), dtype=float)
     with np.errstate(under="ignore"):
         arr[zero] = np.exp(logv)
     return _result(arr.reshape(np.shape(out)))
@@ -101,13 +141,15 @@ def _unflushed(record, expr, a, out, mp_log):
 def log_tradeoff(record: TradeOff, log_alpha):
     """log f(alpha) at alpha = exp(log_alpha), log_alpha <= 0."""
     l = _array("log_alpha", log_alpha, -np.inf, 0.0)
-    return _run(record, log_space(_bound(record, record.tradeoff)), LOG_ALPHA, l, _mp.log_tradeoff)
+    return _run(record, log_space(_bound(record, record.tradeoff)), LOG_ALPHA, l, _mp.log_tradeoff, -np.inf, 0.0,
+                _log_at_zero(_mp.tradeoff, record))
 
 
 def log_power(record: TradeOff, log_alpha):
     """log(1 - f(alpha)) at alpha = exp(log_alpha), log_alpha <= 0."""
     l = _array("log_alpha", log_alpha, -np.inf, 0.0)
-    return _run(record, log_space(_bound(record, record.power)), LOG_ALPHA, l, _mp.log_power)
+    return _run(record, log_space(_bound(record, record.power)), LOG_ALPHA, l, _mp.log_power, -np.inf, 0.0,
+                _log_at_zero(_mp.power, record))
 
 
 def profile_delta(record: TradeOff, eps):

@@ -15,6 +15,7 @@ log(1/alpha) because the kernels are tail-aware.
 
 from __future__ import annotations
 
+import mpmath
 import sympy as sp
 
 from derive.stabilize import log_space
@@ -58,7 +59,16 @@ def power(record: TradeOff, alpha, digits: int = 15):
 
 
 def _at_log_alpha(expr, record, log_alpha, digits):
-    return _at(log_space(expr), record, LOG_ALPHA, log_alpha_exact(log_alpha), digits)
+    """``log expr`` at alpha = exp(log_alpha); at log_alpha = 0 (alpha = 1) from ``expr(1)`` itself: the log
+    form's value there is often an exact 0 (log power(1) = log 1), which no precision can verify relatively."""
+    la = log_alpha_exact(log_alpha)
+    if la.p == 0:
+        v = _at_alpha(expr, record, 1, digits)
+        if not v > 0:
+            return mpmath.mpf("-inf")
+        with mpmath.workdps(digits + 10):
+            return mpmath.log(v)
+    return _at(log_space(expr), record, LOG_ALPHA, la, digits)
 
 
 def log_tradeoff(record: TradeOff, log_alpha, digits: int = 15):

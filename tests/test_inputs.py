@@ -219,15 +219,15 @@ def _beyond(name, args, reason=None, raises=AssertionError):
     return pytest.param(name, args, marks=marks, id=f"{name}{list(args)}")
 
 
-LAPLACE_INF = ("issue #24 item 5; BUG numeric/fp.py: for Laplace with 709.78 < eps < ~745 the float form "
-               "1 - e^eps alpha of the piece alpha < e^-eps/2 is 1 - inf = -inf (power +inf) at alpha < "
-               "e^-eps/2 (1e-310 for eps = 710; true f = 0.97766); -inf is no NaN, so fp._run keeps it")
+#: fixed in numeric/fp.py (_run): Laplace 709.78 < eps < ~745 gave -inf / +inf at alpha < e^-eps/2 (1 - e^eps alpha
+#: with e^eps = inf); the logistic family at mu > 709.78 gave f = 0 (e^mu = inf) where f = 3.7e-48 (mu = 800,
+#: alpha = 1e-300).  An evaluation that overflows now has its end-of-range values recomputed by the mp path.
 SUBNORMAL_ALPHAS = np.array([0.0, 5e-324, 1e-320, 1e-315, 1e-310, 1e-308, 1e-300, 1e-20, 0.5, 1 - 2**-53, 1.0])
 
 
 @pytest.mark.parametrize("name, args", [
     _beyond("gaussian", ("800",)), _beyond("gaussian", ("1e300",)),
-    _beyond("laplace", ("710",), LAPLACE_INF), _beyond("laplace", ("720",), LAPLACE_INF),
+    _beyond("laplace", ("710",)), _beyond("laplace", ("720",)),
     _beyond("laplace", ("745",)), _beyond("laplace", ("800",)), _beyond("laplace", ("1e300",)),
     _beyond("randomized_response", ("710",)), _beyond("randomized_response", ("1e300",)),
     _beyond("approx_dp", ("710", "0")), _beyond("approx_dp", ("710", "0.5")), _beyond("approx_dp", ("1e300", "0")),
@@ -266,10 +266,6 @@ def _reference(name, args, alpha: str):
         return float(f), float(1 - f)
 
 
-LOGISTIC_ZERO = ("issue #24 item 5; BUG numeric/fp.py: noise(logistic, mu) with mu > 709.78 evaluates "
-                 "(1 - alpha)/(alpha e^mu - alpha + 1) with e^mu = inf, so fp.tradeoff is 0 (and log_tradeoff "
-                 "-inf, so _unflushed keeps the 0) on all of [1e-300, 1) where f = e^-mu (1 - alpha)/alpha "
-                 "(3.7e-48 at mu = 800, alpha = 1e-300)")
 ALPHAS_IN_FLOAT_RANGE = ["1e-300", "1e-200", "1e-20", "0.01", "0.5", "0.99"]  # fp's documented range [1e-300, 1]
 
 
@@ -277,7 +273,7 @@ ALPHAS_IN_FLOAT_RANGE = ["1e-300", "1e-200", "1e-20", "0.01", "0.5", "0.99"]  # 
     _beyond("laplace", ("710",)), _beyond("laplace", ("745",)), _beyond("laplace", ("800",)),
     _beyond("randomized_response", ("710",)), _beyond("approx_dp", ("710", "0")),
     _beyond("approx_dp", ("710", "0.5")), _beyond("approx_dp", ("800", "1e-5")),
-    _beyond("noise", ("logistic", "710"), LOGISTIC_ZERO), _beyond("noise", ("logistic", "800"), LOGISTIC_ZERO),
+    _beyond("noise", ("logistic", "710")), _beyond("noise", ("logistic", "800")),
 ])
 def test_fp_accurate_beyond_exp_overflow(name, args):
     # reference: _reference (closed forms in plain mpmath, 400 digits), rounded once to float64
@@ -298,3 +294,24 @@ def test_api_digits_outside_the_domain_are_refused(digits):
     with pytest.raises(DomainError) as exc:
         mp.tradeoff(derive.gaussian("1"), "0.1", digits)
     assert exc.value.parameter == "digits"
+
+
+@pytest.mark.parametrize("mu", ["710", "800"])
+def test_fp_log_forms_beyond_exp_overflow(mu):
+    """The logistic family past exp overflow in the log forms: log_alpha = -inf (alpha = 0) used to raise
+    DomainError (the mp fallback was handed '-inf'), and log f at log_alpha = -700 came out -inf.
+    Reference: log f = log((1 - a)/(1 - a + e^mu a)) and log(1 - f) in plain mpmath, 400 digits."""
+    rec = record("noise", "logistic", mu)
+    la = np.array([-np.inf, -700.0, -50.0, -1.0, 0.0])
+    got_f, got_p = fp.log_tradeoff(rec, la), fp.log_power(rec, la)
+    with mpmath.workdps(400):
+        for i, l in enumerate(la):
+            if l == -np.inf:
+                ref_f, ref_p = 0.0, -np.inf
+            else:
+                a = mpmath.exp(mpmath.mpf(l))
+                f = (1 - a) / (1 - a + mpmath.exp(mpmath.mpf(mu)) * a)
+                ref_f = float(mpmath.log(f)) if f > 0 else -np.inf
+                ref_p = float(mpmath.log(1 - f))
+            for got, ref, what in ((got_f[i], ref_f, "log f"), (got_p[i], ref_p, "log(1 - f)")):
+                assert got == ref or abs(got - ref) <= 1e-12 * abs(ref) + 1e-300, (what, l, got, ref)

@@ -308,3 +308,14 @@ def test_rel_err_helper_is_sane():
     assert rel_err("1.5e-99706", "1.5e-99706") == 0
     assert rel_err("1.0000000000000000000000000000001e-99706", "1e-99706") < mpmath.mpf("2e-31")
     assert rel_err("0", "0") == 0
+
+
+@pytest.mark.parametrize("name, args", [("gaussian", ("1",)), ("laplace", ("1",)), ("approx_dp", ("1", "0.1")),
+                                        ("noise", ("logistic", "800")), ("randomized_response", ("2",))])
+def test_log_forms_at_alpha_one(name, args):
+    """log_alpha = 0 is alpha = 1, where power = 1 and f = 0 exactly (every trade-off function: f(1) = 0), so
+    log power = 0 and log f = -inf; the log form used to raise PrecisionExhausted there (an exact 0 has no
+    relative digits to verify).  Reference: the definition of a trade-off function."""
+    rec = record(name, *args)
+    assert mp.log_power(rec, "0", 20) == 0
+    assert mp.log_tradeoff(rec, "0", 20) == mpmath.mpf("-inf")
