@@ -208,6 +208,8 @@ def profile_eps(record: TradeOff, delta):
     def g(x, target):
         with np.errstate(all="ignore"):
             v = np.broadcast_to(fp_call(fn, x), x.shape) - target
+            if np.iscomplexobj(v):                        # a log of a negative: no value, like a NaN
+                v = np.where(np.imag(v) == 0, np.real(v), np.nan)
         return np.where(np.isnan(v), -np.inf, v)          # NaN: delta below float resolution there
 
     flat = np.atleast_1d(d).astype(float).ravel()
