@@ -1,6 +1,6 @@
 """``check --certified``: rigorous (arb ball) decisions of inequalities, at points and on cells.
 
-The claims of ``claims_certified`` reduce every inequality to "a slack expression is >= 0"
+The claims of ``claims_certified_000`` ... ``_004`` reduce every inequality to "a slack expression is >= 0"
 (or "= 0"), a SymPy expression of the toolkit's own record expressions (``record.tradeoff``,
 ``record.power``) in one or more alpha symbols, and ask this module to decide it either at an
 exact point (every symbol bound to a Rational) or on a *cell* (one symbol ranging over a closed

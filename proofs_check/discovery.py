@@ -9,6 +9,7 @@ from .registry import Claim, registered
 #: the modules that hold the built-in claims, in report order
 CLAIM_MODULES = ("proofs_check.claims_foundation", "proofs_check.claims_attack",
                  "proofs_check.claims_disclosure", "proofs_check.claims_semantics",
+                 "proofs_check.claims_semantics_corollaries",
                  "proofs_check.claims_errata_000", "proofs_check.claims_errata_000_words",
                  "proofs_check.claims_errata_001",
                  "proofs_check.claims_errata_002", "proofs_check.claims_errata_003",
@@ -18,7 +19,9 @@ CLAIM_MODULES = ("proofs_check.claims_foundation", "proofs_check.claims_attack",
                  "proofs_check.claims_su", "proofs_check.claims_clt",
                  "proofs_check.claims_links")
 #: modules that attach certified (interval) checks to registered claims
-CERTIFY_MODULES = ("proofs_check.claims_certified",)
+#: (one per seed paper; shared machinery in ``certified_common``)
+CERTIFY_MODULES = ("proofs_check.claims_certified_000", "proofs_check.claims_certified_001_003",
+                   "proofs_check.claims_certified_002", "proofs_check.claims_certified_004")
 
 
 def load(extra_modules=()) -> None:

@@ -18,7 +18,12 @@ import sympy as sp
 
 import derive  # noqa: E402
 from derive import symbols as sy  # noqa: E402
-from proofs_check import certified, claims_certified as CC, claims_foundation as cf, discovery, registry  # noqa: E402
+from proofs_check import certified, discovery, registry  # noqa: E402
+from proofs_check import claims_certified_000 as CC0  # noqa: E402
+from proofs_check import claims_certified_001_003 as CC13  # noqa: E402
+from proofs_check import claims_certified_002 as CC2  # noqa: E402
+from proofs_check import claims_certified_004 as CC4  # noqa: E402
+from proofs_check import claims_foundation as cf  # noqa: E402
 from proofs_check.cli import main  # noqa: E402
 from proofs_check.status import CONFIRMED, FAILED  # noqa: E402
 
@@ -54,11 +59,11 @@ def test_equalities_are_decided_exactly():
     # gaussian(mu=0) is f = 1 - alpha exactly and Laplace(eps) has (1 - f)/alpha = e^eps exactly for
     # alpha < e^-eps/2: the slack is exactly 0 there, so the certified margin is exactly 0 (never
     # an undecided pair of overlapping balls); gaussian(0) is an equality on the whole interval
-    out = CC.certify_axioms([("g0", derive.gaussian(0))])
+    out = CC0.certify_axioms([("g0", derive.gaussian(0))])
     assert out.status == CONFIRMED and float(out.margin) == 0.0
     assert out.extra["exact_decisions"] > 0
     assert out.extra["whole_interval_cases"] == ["g0"]
-    out = CC.certify_ratio_bound([("lap1", derive.laplace(1))])
+    out = CC0.certify_ratio_bound([("lap1", derive.laplace(1))])
     assert out.status == CONFIRMED and float(out.margin) == 0.0
     assert out.worst_at["alpha"] == "1e-1000"       # linear regime: equality
     assert out.extra["exact_decisions"] > 0
@@ -86,7 +91,7 @@ def _power_below_alpha_at_03(rel):
 
 def test_power_below_alpha_by_1e_25_is_failed():
     rec = _power_below_alpha_at_03(sp.Rational(1, 10**25))
-    out = CC.certify_axioms([("below", rec)])
+    out = CC0.certify_axioms([("below", rec)])
     assert out.status == FAILED and out.certified is True
     assert out.counterexample["alpha"] == "0.3"
     assert out.counterexample["statement"] == "f(alpha) <= 1 - alpha"
@@ -102,7 +107,7 @@ def test_certified_sees_what_the_30_digit_check_cannot():
     rel = sp.Rational(1, 10**32)
     rec = fake_record(1 - A + rel * A * (1 - A), A - rel * A * (1 - A))
     assert cf._axioms([("above", rec)]).status == CONFIRMED
-    out = CC.certify_axioms([("above", rec)])
+    out = CC0.certify_axioms([("above", rec)])
     assert out.status == FAILED and out.certified is True
     assert out.counterexample["alpha"] == "1e-1000"
     assert out.counterexample["statement"] == "f(alpha) <= 1 - alpha"
@@ -154,57 +159,57 @@ def test_require_without_flint_is_a_one_line_usage_error(monkeypatch):
 
 def test_kz_t25_and_t39_are_certified_and_fail_when_broken(monkeypatch):
     # the real claims: certified, KZ-T2.5 over the whole eps interval [0, 20] for every mu
-    out = CC.certify_t25()
+    out = CC2.certify_t25()
     assert out.status is CONFIRMED and out.certified
     assert all(not info["uncovered"] for info in out.extra["intervals"].values())
-    out = CC.certify_t39_gaussian()
+    out = CC2.certify_t39_gaussian()
     assert out.status is CONFIRMED and out.certified
     # halving the tail P(|Z| > eps) (a wrong loss law): delta_DP(0) = 2 Phi(mu/2) - 1 > 1/2 at mu = 3
-    orig = CC._gauss_tail_expr
-    monkeypatch.setattr(CC, "_gauss_tail_expr", lambda mu, e: orig(mu, e) / 2)
-    out = CC.certify_t25()
+    orig = CC2._gauss_tail_expr
+    monkeypatch.setattr(CC2, "_gauss_tail_expr", lambda mu, e: orig(mu, e) / 2)
+    out = CC2.certify_t25()
     assert out.status is FAILED and out.certified
     # doubling it: P(|Z| > eps') > delta' where the slack is below 1/2 (the worst is 0.457)
-    monkeypatch.setattr(CC, "_gauss_tail_expr", lambda mu, e: orig(mu, e) * 2)
-    assert CC.certify_t39_gaussian().status is FAILED
+    monkeypatch.setattr(CC2, "_gauss_tail_expr", lambda mu, e: orig(mu, e) * 2)
+    assert CC2.certify_t39_gaussian().status is FAILED
 
 
 def test_mha_def5_certified_by_monotonicity_and_broken_forms_fail(monkeypatch):
     from derive import two_sided as T
-    out = CC.certify_mha_def5()
+    out = CC13.certify_mha_def5()
     assert out.status is CONFIRMED and out.certified and "whole interval [0, oo)" in out.detail
     # a printed Laplace AUC with e^(-2r): AUC(0) is still 1/2, but its derivative is no longer r e^-r/2
     monkeypatch.setattr(T, "laplace_auc_printed", lambda: 1 - (1 + T.r) * sp.exp(-2 * T.r) / 2)
-    assert CC.certify_mha_def5().status is FAILED
+    assert CC13.certify_mha_def5().status is FAILED
 
 
 def test_lxm_thm2_certified_over_whole_intervals_and_a_wrong_level_fails(monkeypatch):
-    out = CC.certify_lxm_thm2()
+    out = CC13.certify_lxm_thm2()
     assert out.status is CONFIRMED and out.certified
     assert all(not info["uncovered"] for info in out.extra["intervals"].values())
-    orig = CC._two_sided_laws
+    orig = CC13._two_sided_laws
     # the two-sided test's level understated by 40 %: the NP level now exceeds it somewhere
-    monkeypatch.setattr(CC, "_two_sided_laws", lambda t, b: tuple((lv * sp.Rational(3, 5), r)
-                                                                  for lv, r in orig(t, b)))
-    assert CC.certify_lxm_thm2().status is FAILED
+    monkeypatch.setattr(CC13, "_two_sided_laws", lambda t, b: tuple((lv * sp.Rational(3, 5), r)
+                                                                    for lv, r in orig(t, b)))
+    assert CC13.certify_lxm_thm2().status is FAILED
 
 
 def test_kz_exa1_certified_and_a_smaller_tau_fails(monkeypatch):
     from derive import semantics as S
-    out = CC.certify_kz_exa1()
+    out = CC2.certify_kz_exa1()
     assert out.status is CONFIRMED and out.certified
     monkeypatch.setattr(S, "tau", lambda e=sy.eps: sp.tanh(e / 4) * (1 - sp.Rational(1, 10**6)))
     monkeypatch.setattr(S, "eps_tilde", lambda e=sy.eps: sp.log((1 + 2 * sp.tanh(e / 4)) / (1 - 2 * sp.tanh(e / 4))))
-    assert CC.certify_kz_exa1().status is FAILED
+    assert CC2.certify_kz_exa1().status is FAILED
 
 
 def test_kz_t28_certified_and_a_too_small_advanced_bound_fails(monkeypatch):
     from derive import composition as DC
-    out = CC.certify_t28()
+    out = CC2.certify_t28()
     assert out.status is CONFIRMED and out.certified
     # an "advanced" bound a tenth of the true one is below the optimal eps: delta_opt there exceeds delta
     monkeypatch.setattr(DC, "advanced_eps", DC.eps0 * sp.sqrt(2 * DC.k * sp.log(1 / sy.delta)) / 10)
-    assert CC.certify_t28().status is FAILED
+    assert CC2.certify_t28().status is FAILED
 
 
 # ---------------------------------------------------------------- KZ-T2.7 (zCDP -> DP conversions)
@@ -251,12 +256,12 @@ def test_kz_t27_certified_over_every_order_and_margin_matches_references():
     out = _claim("KZ-T2.7").certify()
     assert out.status is CONFIRMED and out.certified is True and out.method == "certified (arb balls)"
     intervals = out.extra["intervals"]
-    assert len(intervals) == len(CC.T27_CASES) * len(CC.T27_DELTAS) == 25
+    assert len(intervals) == len(CC2.T27_CASES) * len(CC2.T27_DELTAS) == 25
     assert all(info["range"] == ["1", "oo"] and not info["uncovered"] for info in intervals.values())
     assert "BS >= CKS also holds at every rho > 0" in out.detail
     gaps = {}
-    for r_t, mu_t in CC.T27_CASES:
-        for d_t in CC.T27_DELTAS:
+    for r_t, mu_t in CC2.T27_CASES:
+        for d_t in CC2.T27_DELTAS:
             ref = _ref_exact_eps(mu_t, d_t)
             e_u = mpmath.mpf(intervals[f"rho = {r_t}, delta = {d_t}"]["eps_U"])
             # eps_U is an upper bracket of the exact eps (relative width 1e-12; shown to 15 digits)
@@ -278,9 +283,9 @@ def test_kz_t27_gaussian_eps_1_percent_larger_is_failed(monkeypatch):
     # the Gaussian profile at eps/1.01: its exact eps is 1.01 times the true one, above CKS where the CKS
     # gap is below 1 % (delta <= 1e-100: 0.67 % and 0.26 %)
     from derive.tradeoff import eps_prime
-    orig = CC._t27_profile
-    monkeypatch.setattr(CC, "_t27_profile", lambda mu: orig(mu).xreplace({eps_prime: eps_prime / sp.Rational(101, 100)}))
-    out = CC.certify_t27()
+    orig = CC2._t27_profile
+    monkeypatch.setattr(CC2, "_t27_profile", lambda mu: orig(mu).xreplace({eps_prime: eps_prime / sp.Rational(101, 100)}))
+    out = CC2.certify_t27()
     assert out.status is FAILED and out.certified is True
     ce = out.counterexample
     assert ce["statement"] == "CKS >= exact" and (ce["rho"], ce["delta"]) == ("0.005", "1e-100")
@@ -294,7 +299,7 @@ def test_kz_t27_smaller_log_delta_in_cks_objective_is_failed(monkeypatch):
     a = DC.order
     mutated = a * DC.rho + (sp.Rational(9, 10) * sp.log(1 / sy.delta) + (a - 1) * sp.log(1 - 1 / a) - sp.log(a)) / (a - 1)
     monkeypatch.setattr(DC, "cks_objective", mutated)
-    out = CC.certify_t27()
+    out = CC2.certify_t27()
     assert out.status is FAILED and out.counterexample["statement"] == "CKS >= exact"
 
 
@@ -302,7 +307,7 @@ def test_kz_t27_bs_above_cks_fails_when_broken(monkeypatch):
     from derive import composition as DC
     # Bun-Steinke without its factor 2: rho + sqrt(rho L) < CKS (0.191 < 0.236 at rho = 0.005, delta = 1e-3)
     monkeypatch.setattr(DC, "bun_steinke_eps", DC.rho + sp.sqrt(DC.rho * sp.log(1 / sy.delta)))
-    out = CC.certify_t27()
+    out = CC2.certify_t27()
     assert out.status is FAILED and out.counterexample["statement"] == "BS >= CKS"
     assert (out.counterexample["rho"], out.counterexample["delta"]) == ("0.005", "1e-3")
     with mpmath.workdps(30):
@@ -311,7 +316,7 @@ def test_kz_t27_bs_above_cks_fails_when_broken(monkeypatch):
     monkeypatch.undo()
     a = DC.order
     monkeypatch.setattr(DC, "cks_objective", DC.cks_objective + 2 * sp.log(a) / (a - 1))
-    out = CC.certify_t27()
+    out = CC2.certify_t27()
     assert out.status is FAILED and out.counterexample["statement"] == "BS >= CKS"
     with mpmath.workdps(30):
         bs = mpmath.mpf("0.005") + 2 * mpmath.sqrt(mpmath.mpf("0.005") * mpmath.log(1000))
@@ -322,14 +327,14 @@ def test_kz_t27_never_confirms_what_it_cannot_bound_and_never_refutes_a_true_cas
     from derive import composition as DC
     # an objective outside the form the tail bounds use (an extra e^-a term): no tail bound, INCONCLUSIVE
     monkeypatch.setattr(DC, "cks_objective", DC.cks_objective + sp.exp(-DC.order))
-    out = CC.certify_t27()
+    out = CC2.certify_t27()
     assert out.status.name == "INCONCLUSIVE" and not out.certified
     monkeypatch.undo()
     # the refutation step on the true objective and profile (a cell at the CKS optimum) proves nothing
     rho, d = sp.Rational("0.5"), sp.Rational("1e-6")
-    obj_t = DC.cks_objective.xreplace({DC.rho: rho, sy.delta: d, DC.order: 1 + CC._T})
+    obj_t = DC.cks_objective.xreplace({DC.rho: rho, sy.delta: d, DC.order: 1 + CC2._T})
     t_opt = sp.Rational(3, 1)                       # near sqrt(L/rho) - ish; any cell: obj >= CKS > exact
-    assert CC._t27_refute(obj_t, CC._t27_profile("1"), d, (t_opt, t_opt + 1)) is None
+    assert CC2._t27_refute(obj_t, CC2._t27_profile("1"), d, (t_opt, t_opt + 1)) is None
 
 
 # ---------------------------------------------------------------- DRS-Thm3.5:band, SU-Eq4.1
@@ -355,7 +360,7 @@ def test_rr_composition_is_the_binomial_neyman_pearson_curve():
     from proofs_check import certified as Cert
     for eps, k in (("0.1", 100), ("0.3", 30), ("0.1", 10)):
         for alpha in ("0.05", "0.2", "0.55", "0.9"):
-            expr = CC._rr_composition(sp.Rational(eps), k, sp.Rational(alpha))
+            expr = CC4._rr_composition(sp.Rational(eps), k, sp.Rational(alpha))
             ball = Cert._enclose(expr, {}, 128)
             ref = _ref_rr_composition(eps, k, alpha)
             with mpmath.workdps(50):        # the ball's midpoint carries 128 bits
@@ -371,7 +376,7 @@ def test_band_certified_and_a_narrower_band_fails(monkeypatch):
     assert mpmath.mpf(out.margin) > mpmath.mpf("0.05")
     # a Berry-Esseen constant 100 times smaller: the band is too narrow for the exact RR composition
     monkeypatch.setattr(NCLT, "BERRY_ESSEEN_C", (56, 10000))
-    out = CC.certify_band()
+    out = CC4.certify_band()
     assert out.status is FAILED and out.certified is True
     assert out.counterexample["mechanism"] == "randomized-response"
 
@@ -398,5 +403,5 @@ def test_eq41_certified_and_a_wrong_gaussian_is_never_confirmed(monkeypatch):
     orig = derive.gaussian
     monkeypatch.setattr(derive, "gaussian", lambda *a, **k: dataclasses.replace(
         orig(*a, **k), tradeoff=orig(*a, **k).tradeoff.xreplace({sy.mu: sy.mu / 2})))
-    out = CC.certify_eq41()
+    out = CC4.certify_eq41()
     assert out.status.name == "INCONCLUSIVE" and not out.certified

@@ -1,4 +1,5 @@
-"""Mutation tests for the claims of seeds 000 and 002 (proofs_check.claims_disclosure, claims_semantics).
+"""Mutation tests for the claims of seeds 000 and 002 (proofs_check.claims_disclosure, claims_semantics,
+claims_semantics_corollaries).
 
 Each test breaks one piece of the code a claim checks (a formula in ``derive``, an evaluator in
 ``numeric``, a record constructor) with ``monkeypatch`` and asserts that the claim then reports
