@@ -20,7 +20,7 @@ import time
 import mpmath
 
 sys.path.insert(0, ".")
-from numeric import compose_exact as X          # noqa: E402
+from numeric import compose_exact as X  # noqa: E402
 
 
 def timed(f):
@@ -32,7 +32,8 @@ def timed(f):
 def peer(kind, param, k):
     """(pld, seconds) of dp_accounting's composed PLD, or None without the library."""
     try:
-        from dp_accounting.pld import common, privacy_loss_distribution as P
+        from dp_accounting.pld import common
+        from dp_accounting.pld import privacy_loss_distribution as P
     except ImportError:
         return None
 

@@ -16,7 +16,8 @@ from fractions import Fraction
 import mpmath
 
 sys.path.insert(0, ".")
-from numeric import pld, pld_mechanisms as M      # noqa: E402
+from numeric import pld  # noqa: E402
+from numeric import pld_mechanisms as M
 
 
 def gdp_delta(m, eps):
@@ -120,7 +121,8 @@ def main(argv=None):
                  + (f"; dp_accounting {peer[0]:.6f} in {peer[1]:.3f} s" if peer else ""), rel <= 1e-6))
     # the same question on the exact spline route (what `compose fdp laplace --k 100` answers): median
     # of 5 runs, each from a cold cache (the exact pieces rebuilt), against the peer's median of 5
-    from numeric import compose_exact as X, compose_laplace as CL
+    from numeric import compose_exact as X
+    from numeric import compose_laplace as CL
 
     def cold():
         CL.spline.cache_clear()

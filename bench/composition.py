@@ -11,9 +11,8 @@ Run alone: ``python bench/composition.py``.
 
 from __future__ import annotations
 
-import mpmath
-
 import _common  # noqa: F401  (import path)
+import mpmath
 from _common import median_time, pass_fail
 
 from numeric.composition import optimal_eps

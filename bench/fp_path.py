@@ -21,11 +21,10 @@ import time
 from fractions import Fraction
 
 import _common  # noqa: F401  (puts the repo on sys.path)
-from _common import fmt_time, pass_fail, timed
-
 import mpmath
 import numpy as np
 import scipy.special as sc
+from _common import fmt_time, pass_fail, timed
 
 import derive
 import numeric.fp as fp

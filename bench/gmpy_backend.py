@@ -3,10 +3,17 @@ measurably helps").  Run: ``python bench/gmpy_backend.py`` (with gmpy2 installed
 extra) and ``MPMATH_NOGMPY=1 python bench/gmpy_backend.py``; the first line of each says which
 backend mpmath chose.  Medians of repeated calls."""
 import sys
+
 sys.path.insert(0, ".")
-import time, statistics, mpmath.libmp
+import statistics
+import time
+
+import mpmath.libmp
+
 import derive
-from numeric import mp, compose_exact as X
+from numeric import compose_exact as X
+from numeric import mp
+
 g = derive.gaussian("1")
 def med(f, n):
     f(); ts=[]

@@ -31,13 +31,12 @@ import statistics
 import time
 
 import _common  # noqa: F401
+import mpmath
 from _common import fmt_time, median_time, pass_fail, sample_times
 
-import mpmath
-
 import derive
-from derive.exact import rational
 import numeric.mp as mp
+from derive.exact import rational
 
 MU = 1
 DIGITS = 30

@@ -12,11 +12,9 @@ import statistics
 import sys
 import time
 
-import mpmath
-
 sys.path.insert(0, ".")
-import derive                                   # noqa: E402
-from numeric import fp, mp                      # noqa: E402
+import derive  # noqa: E402
+from numeric import fp, mp  # noqa: E402
 
 
 def median_time(fn, n):

@@ -15,13 +15,12 @@ import time
 import traceback
 
 import _common
-from _common import machine_info, pass_fail
-
 import check_time
 import cli_speed
 import composition
 import fp_path
 import mp_path
+from _common import machine_info, pass_fail
 
 COMMAND = "python bench/run.py"
 OUTPUT = _common.REPO / "BENCHMARKS.md"

@@ -17,9 +17,10 @@ import time
 
 sys.path.insert(0, ".")
 
-import derive                                    # noqa: E402
-from numeric import cnd, functionals as F        # noqa: E402
-from proofs_check.cli import main                # noqa: E402
+import derive  # noqa: E402
+from numeric import cnd  # noqa: E402
+from numeric import functionals as F
+from proofs_check.cli import main  # noqa: E402
 
 
 def timed(f):

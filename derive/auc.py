@@ -19,6 +19,7 @@ from .mechanisms.uniform_sampling import release_probability
 from .special import Phi
 from .tradeoff import TradeOff
 
+
 #: closed forms as printed in the catalog (DF-AUC), keyed by record name
 def printed_auc(record: TradeOff) -> sp.Expr | None:
     e, d, m, k = sy.eps, sy.delta, sy.mu, sy.n

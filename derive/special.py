@@ -23,7 +23,7 @@ Dong, Roth, Su (2022), Gaussian differential privacy, JRSS-B: G_mu.
 from __future__ import annotations
 
 import sympy as sp
-from sympy import S, Function, erf, erfc, erfinv, exp, log, pi, sqrt
+from sympy import Function, S, erf, erfc, erfinv, exp, log, pi, sqrt
 
 
 def _normal_density(t):

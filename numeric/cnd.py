@@ -220,6 +220,7 @@ def cdf_fp(record: TradeOff, x):
 def sample(record: TradeOff, n: int, seed: int | None = None):
     """``n`` draws of the CND by inverse-CDF sampling (numpy's default generator, ``seed``)."""
     import numpy as np
+
     from derive.domains import parse_in
     count = int(parse_in("samples", n, "samples"))
     rng = np.random.default_rng(seed)

@@ -43,8 +43,8 @@ import sympy as sp
 from derive.domains import parse_in
 from derive.errors import DomainError
 
-from .display import ResultDisplay
 from .bridge import Exact
+from .display import ResultDisplay
 from .precision import check_digits, verified
 
 #: largest k of the binomial route (the issue asks for 10^5) and of the Laplace route (its exact pieces
@@ -71,8 +71,8 @@ def gdp(mus):
 
     ``mus`` is a list of mu values (decimal strings), or of (mu, count) pairs.  The record's
     expressions have no free parameter but alpha; ``record.notes`` holds the composed mu."""
-    from derive.mechanisms import gaussian
     from derive import symbols as sy
+    from derive.mechanisms import gaussian
     mu = gdp_mu(mus)
     base = gaussian()
     sub = {sy.mu: mu}

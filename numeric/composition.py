@@ -23,7 +23,8 @@ import mpmath
 import sympy as sp
 
 from derive import composition as C
-from derive.domains import MAX_K as MAX_COMPOSITIONS, parse_in
+from derive.domains import MAX_K as MAX_COMPOSITIONS
+from derive.domains import parse_in
 from derive.symbols import delta as DELTA
 
 from .bridge import Exact, exact_of

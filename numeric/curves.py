@@ -95,10 +95,11 @@ def tradeoff_curve(record: TradeOff, alphas, digits: int = 15, label: str | None
 
 def subsampled_curve(record: TradeOff, p, alphas, digits: int = 15) -> Curve:
     """C_p(f) of a bound symmetric record on the grid (numeric.subsampling, verified digits)."""
+    from derive.domains import parse_in
+
+    from .compose_exact import _mp
     from .precision import verified
     from .subsampling import Subsampled, _exact_or
-    from .compose_exact import _mp
-    from derive.domains import parse_in
     s = Subsampled(record, p)
     betas, powers = [], []
     for a in alphas:

@@ -16,10 +16,12 @@ import mpmath
 import sympy as sp
 
 from derive import design as D
-from derive.errors import DomainError
 from derive.domains import parse_in
+from derive.errors import DomainError
 from derive.exact import as_expr, parse
-from derive.symbols import alpha as ALPHA, mu as MU, n as N
+from derive.symbols import alpha as ALPHA
+from derive.symbols import mu as MU
+from derive.symbols import n as N
 from derive.tradeoff import TradeOff
 
 from .bridge import Exact, exact_of

@@ -36,10 +36,10 @@ from fractions import Fraction
 
 import mpmath
 
-from .display import ResultDisplay
-
 from derive.domains import parse_in
 from derive.errors import DomainError
+
+from .display import ResultDisplay
 
 #: largest noise multiplier the calibration searches (eps at sigma = 1e3 is the smallest reachable)
 SIGMA_MAX = Fraction(1000)
@@ -119,7 +119,8 @@ def mu_clt(q: Fraction, sigma: Fraction, steps: int):
 
 
 def _composition(q: Fraction, sigma: Fraction, steps: int, sampling: str = "poisson"):
-    from . import pld, pld_mechanisms as M
+    from . import pld
+    from . import pld_mechanisms as M
     step = M.subsampled_gaussian if sampling == "poisson" else M.uniform_subsampled_gaussian
     return pld.compose([(step(f"{q.numerator}/{q.denominator}", f"{sigma.numerator}/{sigma.denominator}"), steps)])
 

@@ -21,7 +21,8 @@ import sympy as sp
 
 from derive.errors import DomainError
 from derive.stabilize import log_space
-from derive.symbols import alpha as ALPHA, log_alpha as LOG_ALPHA
+from derive.symbols import alpha as ALPHA
+from derive.symbols import log_alpha as LOG_ALPHA
 from derive.tradeoff import TradeOff, eps_prime
 
 from . import mp as _mp

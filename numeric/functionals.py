@@ -36,8 +36,8 @@ from derive.errors import DomainError
 from derive.functionals import ORDER, DivergentFunctional
 from derive.tradeoff import TradeOff
 
-from .display import ResultDisplay
 from .bridge import Exact, compile_mp, exact_of, to_mpf
+from .display import ResultDisplay
 from .inputs import bound_env
 from .precision import verified
 

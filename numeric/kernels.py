@@ -26,6 +26,7 @@ from statistics import NormalDist
 
 import mpmath
 
+
 def _log_sqrt_2pi():
     return mpmath.log(2 * mpmath.pi) / 2
 
@@ -219,7 +220,9 @@ def _record_heads_fp() -> dict:
     the kernel's value at 20 digits, rounded (correct, not fast; the element count is the cost)."""
     import mpmath
     import numpy as np
+
     from derive.mechanisms.discrete_gaussian import HEADS
+
     from . import discrete_gaussian
 
     def make(fn):

@@ -19,11 +19,11 @@ import mpmath
 import sympy as sp
 
 from derive.stabilize import log_space
-from derive.symbols import alpha as ALPHA, log_alpha as LOG_ALPHA
+from derive.symbols import alpha as ALPHA
+from derive.symbols import log_alpha as LOG_ALPHA
 from derive.tradeoff import TradeOff
 
 from . import profile as _profile
-
 from .inputs import alpha_exact, bound_env, env_of, log_alpha_exact
 from .precision import evaluate_env, format_number, verified_mpf
 

@@ -148,13 +148,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import mpmath
-
-from .display import ResultDisplay
 import numpy as np
 
 from derive.errors import DomainError
 
 from . import pld_mechanisms as M
+from .display import ResultDisplay
 
 U = 2.0 ** -53
 A1 = 1e-12          # relative slack for numpy exp/log (assumption A1)
@@ -807,7 +806,9 @@ def grid_bounds(comp: Composed, which: str = "both"):
     yr = comp.y[::-1]
     ya = np.abs(yr)
 
-    from scipy.signal import lfilter      # imported here: scipy.signal costs ~1.8 s at import
+    from scipy.signal import (
+        lfilter,  # imported here: scipy.signal costs ~1.8 s at import
+    )
 
     def run(z):
         zs = np.concatenate(([0.0], z[:-1]))          # z_{n-1} shifted: index n gets y_{i+1}

@@ -19,7 +19,8 @@ import sympy as sp
 
 from derive import risk as R
 from derive.domains import parse_in
-from derive.posterior import one_minus_posterior, posterior as posterior_expr, prior, prior_c
+from derive.posterior import one_minus_posterior, prior, prior_c
+from derive.posterior import posterior as posterior_expr
 from derive.symbols import alpha as ALPHA
 from derive.tradeoff import TradeOff
 

@@ -17,9 +17,10 @@ import mpmath
 import sympy as sp
 
 from derive import semantics as S
-from derive.errors import DomainError
 from derive.domains import parse_in
-from derive.symbols import delta as DELTA, eps as EPS
+from derive.errors import DomainError
+from derive.symbols import delta as DELTA
+from derive.symbols import eps as EPS
 
 from .bridge import exact_of
 from .display import ResultDisplay

@@ -41,9 +41,9 @@ from derive.errors import DomainError
 from derive.symbols import alpha as ALPHA
 from derive.tradeoff import TradeOff
 
-from .display import ResultDisplay
 from .bridge import Exact, compile_mp
 from .compose_exact import _mp, _solve_decreasing
+from .display import ResultDisplay
 from .inputs import bound_env
 from .precision import check_digits, verified, verified_mpf
 

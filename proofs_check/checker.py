@@ -28,8 +28,8 @@ from pathlib import Path
 
 from derive.errors import PrecisionExhausted
 
-from .discovery import all_claims
 from . import registry
+from .discovery import all_claims
 from .registry import Claim
 from .status import BLOCKING, ERROR, STATUSES, Outcome, Status
 

@@ -16,8 +16,8 @@ import sympy as sp
 
 import derive
 from derive import attack as A
-from derive import symbols as sy
 from derive import auc as DAUC
+from derive import symbols as sy
 from numeric import attack as N
 from numeric import auc as NA
 from numeric import mp
@@ -25,9 +25,9 @@ from numeric.inputs import alpha_exact
 
 from .claims_foundation import combine
 from .grid import brute_max, laplace_cdf, laplace_sf, normal_cdf, normal_isf, normal_sf
-from .registry import claim
 from .outcomes import agreement, inequality, minimise, proven_if, symbolic_zero
-from .status import CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, Outcome
+from .registry import claim
+from .status import CONFIRMED, FAILED, INCONCLUSIVE, Outcome
 
 SOURCE = "Liu, He, Chanyaswad, Wang, Mittal (2019) PoPETs 2019(3)"
 

@@ -76,7 +76,8 @@ def _np_two_normals(mu1, mu2, alpha):
        latex=r"G_{\mu_1}\otimes\cdots\otimes G_{\mu_k}=G_{\sqrt{\mu_1^2+\cdots+\mu_k^2}}")
 def _gdp_composition():
     from numeric import compose_exact as X
-    from numeric import pld, pld_mechanisms as M
+    from numeric import pld
+    from numeric import pld_mechanisms as M
 
     def rows():
         for m1, m2, alpha in (("0.5", "1", "0.05"), ("0.3", "2", "0.001")):
@@ -195,7 +196,8 @@ def _delta1(eps, s):
        "density between them, built in exact rational arithmetic (an exponential tilt of a symmetric measure)")
 def _laplace_composition():
     from numeric import compose_exact as X
-    from numeric import pld, pld_mechanisms as M
+    from numeric import pld
+    from numeric import pld_mechanisms as M
 
     def rows():
         for eps in ("0.6", "2"):

@@ -20,9 +20,9 @@ from numeric import risk as NR
 from numeric.inputs import alpha_exact
 
 from .grid import ALPHA_GRID, DIGITS, mechanism_cases
-from .registry import claim
 from .outcomes import agreement, log_alpha, minimise, proven_if
-from .status import CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, Outcome
+from .registry import claim
+from .status import CONFIRMED, FAILED, Outcome
 
 SOURCE = "de Fondeville (2026), arXiv:2603.12753v1"
 TOL = mpmath.mpf(10) ** (-(DIGITS - 3))

@@ -23,10 +23,10 @@ from .errata_common import (
     _dec,
     _gdp_delta,
     _gt,
+    _laplace_threshold,
     _mpf,
     _s,
     _sweep,
-    _laplace_threshold,
     printed_numbers,
 )
 from .grid import brute_max, laplace_sf, normal_cdf, normal_isf

@@ -14,7 +14,6 @@ import sympy as sp
 
 import derive
 from derive import symbols as sy
-from derive.mechanisms.laplace import LAPLACE_CDF, LAPLACE_QUANTILE
 from derive.operations import derive_profile
 from derive.posterior import one_minus_posterior, prior, prior_c
 from derive.special import Phi, PhiInv, to_erf
@@ -24,10 +23,20 @@ from numeric.bridge import Exact, compile_mp, exact_of
 from numeric.inputs import alpha_exact, bound_env
 from numeric.precision import verified
 
-from .grid import (ALPHA_GRID, DIGITS, GROUPS, brute_max, laplace_cdf, laplace_sf, mechanism_cases,
-                   normal_cdf, normal_isf, normal_sf)
-from .registry import claim
+from .grid import (
+    ALPHA_GRID,
+    DIGITS,
+    GROUPS,
+    brute_max,
+    laplace_cdf,
+    laplace_sf,
+    mechanism_cases,
+    normal_cdf,
+    normal_isf,
+    normal_sf,
+)
 from .outcomes import agreement, inequality, proven_if, symbolic_zero
+from .registry import claim
 from .status import BLOCKING, CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, Outcome
 
 TOL = mpmath.mpf(10) ** (-(DIGITS - 3))
@@ -265,8 +274,8 @@ def _gaussian_values():
         return quantiles[key]
     rows = _location_rows(derive.gaussian, ("0", "0.5", "1", "5", "30"),
                           lambda m, al: normal_cdf(z_of(al) - m), lambda m, al: normal_sf(z_of(al) - m))
-    return agreement(rows, _TOL_ROWS, f"mp.tradeoff / mp.power of gaussian(mu) vs Phi(Phibar^-1(alpha) - mu) "
-                                      f"in plain mpmath, mu in {{0, 0.5, 1, 5, 30}}, alpha grid 1e-1000 .. 1 - 1e-10")
+    return agreement(rows, _TOL_ROWS, "mp.tradeoff / mp.power of gaussian(mu) vs Phi(Phibar^-1(alpha) - mu) "
+                                      "in plain mpmath, mu in {0, 0.5, 1, 5, 30}, alpha grid 1e-1000 .. 1 - 1e-10")
 
 
 @claim("DF-URS:add-remove", ("000",), "catalog DF-URS (b)", "identity",

@@ -21,19 +21,19 @@ import sympy as sp
 
 import derive
 from derive import composition as C
+from derive import design as D
+from derive import risk as R
 from derive import semantics as S
 from derive import symbols as sy
 from derive.posterior import prior, prior_c
-from derive import design as D
-from derive import risk as R
 from derive.special import Phi
 from numeric import composition as NC
 from numeric import mp
 from numeric.bridge import compile_mp
 
-from .registry import claim
 from .outcomes import agreement, inequality, proven_if
-from .status import CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, Outcome
+from .registry import claim
+from .status import CONFIRMED, FAILED, PROVEN, Outcome
 
 SOURCE = "Kazan, Sharma, Zhang, Jiang, Yan (2025), arXiv:2507.09699v1"
 p = sp.Symbol("p", positive=True)

@@ -78,7 +78,8 @@ def _brute_hull(f, p, xs):
        "x* + f_p(x*) - x on [x*, f_p(x*)], f_p^-1 on [f_p(x*), 1] (x* = f(x*)), for symmetric f",
        latex=r"C_p(f)=\min\{f_p,f_p^{-1}\}^{**},\quad f_p=pf+(1-p)\mathrm{Id}")
 def _cp_hull():
-    from numeric import fp, subsampling as S
+    from numeric import fp
+    from numeric import subsampling as S
     xs = ["0.001", "0.05", "0.2", "0.35", "0.5", "0.7", "0.9"]
 
     def rows():
@@ -206,7 +207,8 @@ def _dg_brute(s2, eps, r=60):
        "X ~ N_Z(0, sigma^2)")
 def _dg_profile():
     import derive
-    from numeric import discrete_gaussian as DG, mp
+    from numeric import discrete_gaussian as DG
+    from numeric import mp
 
     def rows():
         for s2 in ("0.25", "1", "4"):
@@ -265,7 +267,8 @@ __all__ = ["CONFIRMED"]
        latex=r"T(P,Q)\Bigl(\sum_iw_i\alpha_i(t,c)\Bigr)\ge\sum_iw_i\,T(P_i,Q_i)\bigl(\alpha_i(t,c)\bigr)")
 def _eq41():
     import derive
-    from numeric import mixtures as MX, mp
+    from numeric import mixtures as MX
+    from numeric import mp
 
     def G(m, a):
         return mp.tradeoff(derive.gaussian(mpmath.nstr(m, 30)), mpmath.nstr(a, 30), 20)

@@ -16,8 +16,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .status import (CONFIRMED, ERROR, FAILED, INCONCLUSIVE, PROVEN, REFUTED,  # noqa: F401
-                     STATUSES, Outcome, Status)
+from .status import (  # noqa: F401
+    CONFIRMED,
+    ERROR,
+    FAILED,
+    INCONCLUSIVE,
+    PROVEN,
+    REFUTED,
+    STATUSES,
+    Outcome,
+    Status,
+)
 
 KINDS = ("identity", "inequality", "iff", "limit", "value", "statement")
 

@@ -311,7 +311,7 @@ def _md_statement(row) -> str:
 
 def _check_md(result: dict) -> str:
     rows, s = result["claims"], result["summary"]
-    out = [f"# dp-derive check report", "",
+    out = ["# dp-derive check report", "",
            f"dp-derive {md(_version())}: {_n(s['total'], 'claim')} checked in {s['seconds']:.1f} s.", "",
            "## Summary", "", "| status | claims | meaning |", "|---|---:|---|"]
     for st in CHECK_STATUSES:

@@ -21,7 +21,8 @@ import sympy as sp
 
 import derive
 from derive.special import Phi, PhiInv
-from derive.symbols import alpha as ALPHA, mu as MU
+from derive.symbols import alpha as ALPHA
+from derive.symbols import mu as MU
 from numeric import design, mp
 
 from .rounding import verdict

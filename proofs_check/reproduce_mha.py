@@ -22,7 +22,6 @@ Printed values are transcribed from the seed text (../shared/seeds/003_*.txt).
 
 from __future__ import annotations
 
-
 import mpmath
 
 from numeric import two_sided as TS

@@ -23,12 +23,12 @@ Readings found by this toolkit (each entry repeats the one it uses):
 
 from __future__ import annotations
 
-
 import mpmath
 import sympy as sp
 
 from derive import semantics as S
-from derive.symbols import delta as DELTA, eps as EPS
+from derive.symbols import delta as DELTA
+from derive.symbols import eps as EPS
 from numeric import composition as NC
 from numeric import semantics as NS
 from numeric.bridge import exact_of
@@ -36,8 +36,6 @@ from numeric.precision import evaluate_env
 from numeric.risk import prior_env
 
 from .rounding import mark
-
-
 
 
 def _entry(cid, printed, value, note, *, scale=1, inputs="printed", status=None):

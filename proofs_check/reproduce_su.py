@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 # Su (2025) Table 1 (BSA24, regularised logistic regression on MNIST): the seed text prints
 # the numbers but not the step size, Lipschitz and convexity constants, sigma or delta needed to
 # recompute them (catalog 004, section 4, "No way to recompute these").
@@ -19,6 +18,7 @@ def _census():
     import mpmath
 
     from numeric import composition as NC
+
     from .rounding import verdict
     bs = NC.zcdp_to_dp("3.65", 1, "1e-10", "bun-steinke").eps
     cks = NC.zcdp_to_dp("3.65", 1, "1e-10", "cks").eps

@@ -41,7 +41,8 @@ from derive.exact import parse
 from numeric.bridge import Exact, compile_mp, exact_of
 from numeric.precision import as_mpf, verified
 
-from .outcomes import agreement, inequality as sweep, proven_if
+from .outcomes import agreement, proven_if
+from .outcomes import inequality as sweep
 from .registry import Claim, register
 from .status import Outcome
 

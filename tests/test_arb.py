@@ -26,17 +26,18 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
+import flint  # a core dependency (pyproject.toml): no skip
 import mpmath
 import pytest
 import sympy as sp
-
-import flint  # a core dependency (pyproject.toml): no skip
 
 import derive  # noqa: E402
 from derive.errors import DomainError  # noqa: E402
 from derive.special import LogPhi, Phi, PhiInv, PhiInvExp  # noqa: E402
 from derive.stabilize import log_space  # noqa: E402
-from derive.symbols import alpha as ALPHA, log_alpha as LOG_ALPHA, mu as MU  # noqa: E402
+from derive.symbols import alpha as ALPHA  # noqa: E402
+from derive.symbols import log_alpha as LOG_ALPHA
+from derive.symbols import mu as MU
 from numeric import arb as A  # noqa: E402
 
 arb = flint.arb

@@ -166,6 +166,7 @@ def test_auc_urs_catalog_value():
 def test_likelihood_ratios_are_monotone_so_thresholding_is_np():
     # Lambda(o) non-decreasing in o (Laplace: e^-eps below 0, e^eps above 1) and increasing (Gaussian)
     import sympy as sp
+
     from derive import attack as A
     lap = sp.lambdify(A.o, A.laplace_likelihood_ratio(sp.Integer(2)), "mpmath")
     gau = sp.lambdify(A.o, A.gaussian_likelihood_ratio(sp.Rational(3, 2)), "mpmath")
@@ -178,6 +179,7 @@ def test_likelihood_ratios_are_monotone_so_thresholding_is_np():
 def test_pr_curve_of_the_laplace_record():
     # catalog LXM-PRcurve middle piece: g(r) = e^-eps/(4(1 - r)) for 1/2 <= r <= 1 - e^-eps/2; eps = 2, r = 0.7
     import sympy as sp
+
     from derive import attack as A
     expr = A.pr_curve(derive.laplace("2")).subs({A.w: 1, A.recall: sp.Rational(7, 10)})
     with mpmath.workdps(30):

@@ -29,8 +29,16 @@ from derive.tradeoff import eps_prime
 from proofs_check import checker, discovery, registry
 from proofs_check import claims_foundation as cf
 from proofs_check.registry import KINDS, Claim
-from proofs_check.status import (CONFIRMED, ERROR, FAILED, INCONCLUSIVE, PROVEN, REFUTED, STATUSES,
-                                 Outcome)
+from proofs_check.status import (
+    CONFIRMED,
+    ERROR,
+    FAILED,
+    INCONCLUSIVE,
+    PROVEN,
+    REFUTED,
+    STATUSES,
+    Outcome,
+)
 
 PAPERS = {"000", "001", "002", "003", "004"}
 ROW_KEYS = {"id", "paper", "papers", "source", "kind", "statement", "latex", "status", "method",
@@ -421,8 +429,8 @@ def test_probes_evaluate_the_toolkit_heads():
     # regression: sympy.N cannot evaluate Phi/PhiInv, so a wrong Gaussian identity stayed undecided;
     # the probe rewrites the heads to erf first. Phi(-PhiInv(a)) = 1 - a exactly, so adding a^3/1000
     # makes the difference 0.000027 at a = 3/10.
-    from proofs_check.outcomes import proven_if
     from derive.special import Phi, PhiInv
+    from proofs_check.outcomes import proven_if
     wrong = proven_if({"d": Phi(-PhiInv(A)) - (1 - A) + A**3 / 1000}, "t", probes=[{A: sp.Rational(3, 10)}])
     assert wrong.status == FAILED
     right = proven_if({"d": Phi(-PhiInv(A)) - (1 - A)}, "t", probes=[{A: sp.Rational(3, 10)}])

@@ -32,15 +32,22 @@ from derive import symbols as sy
 from derive import two_sided as TWO
 from derive.special import Phi, PhiInv
 from derive.tradeoff import eps_prime
+from mutations import (  # noqa: F401
+    assert_failed,
+    assert_passes,
+    run,
+    scaled,
+    shifted,
+    substituted,
+    with_record,
+)
 from numeric import attack as NATT
 from numeric import auc as NAUC
 from numeric import mp
 from numeric import two_sided as NTS
-from proofs_check import cli
 from proofs_check import claims_foundation as CF
+from proofs_check import cli
 from proofs_check.discovery import all_claims
-
-from mutations import assert_failed, assert_passes, run, scaled, shifted, substituted, with_record  # noqa: F401
 
 all_claims()
 

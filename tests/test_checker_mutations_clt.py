@@ -7,11 +7,10 @@ from dataclasses import replace
 
 import mpmath
 
+from mutations import assert_failed, assert_passes, quadrature_off_by_1e_12
 from numeric import clt as C
 from numeric import functionals as F
 from proofs_check.discovery import all_claims
-
-from mutations import assert_failed, assert_passes, quadrature_off_by_1e_12
 
 all_claims()
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import mpmath
 
+from mutations import assert_failed, assert_passes
 from numeric import compose_exact as X
 from proofs_check.discovery import all_claims
-
-from mutations import assert_failed, assert_passes
 
 all_claims()
 

@@ -12,7 +12,6 @@ around each test so that a mutated record is derived afresh.
 
 from __future__ import annotations
 
-
 import dataclasses
 
 import mpmath
@@ -26,11 +25,10 @@ from derive import risk as R
 from derive import semantics as S
 from derive import symbols as sy
 from derive.special import Phi, PhiInv
+from mutations import assert_failed, mutated_record, scaled, status  # noqa: F401
 from numeric import mp
 from numeric import risk as NR
 from proofs_check.discovery import all_claims
-
-from mutations import assert_failed, mutated_record, scaled, status  # noqa: F401
 
 all_claims()
 

@@ -10,12 +10,10 @@ import mpmath
 import sympy as sp
 
 from derive import functionals as D
+from mutations import assert_failed, assert_passes, quadrature_off_by_1e_12
 from numeric import clt as C
 from numeric import discrete_gaussian as DG
-from numeric import functionals as F
 from proofs_check.discovery import all_claims
-
-from mutations import assert_failed, assert_passes, quadrature_off_by_1e_12
 
 all_claims()
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import mpmath
 
-from numeric import cnd, compose_exact as X, discrete_gaussian as DG, subsampling as S
-from proofs_check.discovery import all_claims
-
 from mutations import assert_failed, assert_passes
+from numeric import cnd
+from numeric import compose_exact as X
+from numeric import discrete_gaussian as DG
+from numeric import subsampling as S
+from proofs_check.discovery import all_claims
 
 all_claims()
 

@@ -29,10 +29,11 @@ import shutil
 
 import mpmath
 import pytest
-from cli_runner import Result, assert_usage_error, argv as _a, mantissa_digits, module_runner, run as _run
 
+from cli_runner import Result, assert_usage_error, mantissa_digits, module_runner
+from cli_runner import argv as _a
+from cli_runner import run as _run
 from tests.reference import values as R
-
 
 ACCEPTANCE_POWER = "7.65717206478308680944708952631e-285"  # issue #2 acceptance example
 PAPERS = ("000", "001", "002", "003", "004")

@@ -17,7 +17,6 @@ import pytest
 
 from derive.domains import DOMAINS
 from proofs_check.cli import build_parser
-
 from test_cli_fuzz import check_outcome, run_in_process
 
 SKIP = {"check", "reproduce"}

@@ -25,9 +25,10 @@ import re
 
 import mpmath
 import pytest
-from cli_runner import Result, assert_usage_error, argv as _a, mantissa_digits, module_runner
-from exact_refs import gauss_power, q, qc, z_upper
 
+from cli_runner import Result, assert_usage_error, mantissa_digits, module_runner
+from cli_runner import argv as _a
+from exact_refs import gauss_power, q, qc, z_upper
 
 # ---------------------------------------------------------------- running the CLI
 

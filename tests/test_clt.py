@@ -19,10 +19,9 @@ import mpmath
 import pytest
 
 import derive
+from cli_runner import assert_usage_error, run
 from numeric import clt as C
 from numeric import compose_exact as X
-
-from cli_runner import assert_usage_error, run
 
 
 def _rr_hand(eps, n):

@@ -153,7 +153,8 @@ def test_laplace_two_steps_by_quadrature(at):
 def test_laplace_ten_fold_targets():
     """Issue #9 target: 10-fold Laplace(0.1), f(0.05) and delta(0.5) to 30 digits (inside the
     certified engine's bracket; 30 digits are the verified() agreement of two precisions)."""
-    from numeric import pld, pld_mechanisms as M
+    from numeric import pld
+    from numeric import pld_mechanisms as M
     f = X.tradeoff("laplace", {"eps": "0.1"}, 10, "0.05", 30)
     d = X.delta("laplace", {"eps": "0.1"}, 10, "0.5", 30)
     comp = pld.compose([(M.laplace("0.1"), 10)])
@@ -186,7 +187,8 @@ CASES = [("laplace", {"eps": "0.1"}, 10, ("laplace", ("0.1",))),
 
 @pytest.mark.parametrize("name,params,k,ctor", CASES)
 def test_engine_brackets_exact(name, params, k, ctor):
-    from numeric import pld, pld_mechanisms as M
+    from numeric import pld
+    from numeric import pld_mechanisms as M
     comp = pld.compose([(getattr(M, ctor[0])(*ctor[1]), k)])
     for alpha in ["1e-300", "1e-100", "1e-10", "1e-3", "0.05", "0.5"]:
         ex = X.tradeoff(name, params, k, alpha, 20)

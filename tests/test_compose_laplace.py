@@ -19,7 +19,9 @@ import sympy as sp
 import numeric.compose_exact as X
 from numeric import compose_laplace as CL
 from tests.laplace_irwin_hall import IrwinHallLaplace
-from tests.test_compose_exact import _delta1          # one Laplace step's hockey stick, from the densities
+from tests.test_compose_exact import (
+    _delta1,  # one Laplace step's hockey stick, from the densities
+)
 
 TAILS = ("q_above", "q_below", "p_above", "p_below")
 
@@ -82,7 +84,8 @@ def test_q_above_zero_at_eps_100_by_hand():
 def test_hundred_steps_inside_the_engine_bracket():
     """Issue #9 target case: 100 x Laplace(0.1), eps at delta = 1e-6, and f at a few alphas, inside
     the certified engine's brackets (an independent numeric route)."""
-    from numeric import pld, pld_mechanisms as M
+    from numeric import pld
+    from numeric import pld_mechanisms as M
     comp = pld.compose([(M.laplace("0.1"), 100)])
     e = X.eps("laplace", {"eps": "0.1"}, 100, "1e-6", 15).value
     r = comp.eps("1e-6")

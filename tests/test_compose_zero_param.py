@@ -164,7 +164,8 @@ def test_engine_eps0_pair(delta, k):
     bracket (the old engine divided by the lower measure's finite mass 0, a NaN; with only that
     mended, P(L = +inf) = tot - fin was rounded to nearest and cancelled: at (1e-12, 3) the lower end
     2.9999999999976e-12 lay above the exact 2.999999999997e-12)."""
-    from numeric import pld, pld_mechanisms as M
+    from numeric import pld
+    from numeric import pld_mechanisms as M
     r = pld.compose([(M.eps_delta("0", delta), k)]).delta("0")
     assert r.certified and _inside(r.delta_lower, r.delta_upper, _lost(delta, k)), (r, _lost(delta, k))
 

@@ -27,8 +27,8 @@ import mpmath
 import pytest
 
 from derive.errors import DomainError
-from numeric import composition as NC
 from exact_refs import DIGITS, close, q, val
+from numeric import composition as NC
 
 
 # ------------------------------------------------------------------ optimal composition, brute force

@@ -23,15 +23,10 @@ import mpmath
 import pytest
 
 import derive
-from derive.errors import DomainError
-from numeric import design as ND
-
 from conftest import call_with_timeout
+from derive.errors import DomainError
 from exact_refs import DIGITS, close, gauss_power, laplace_power, q, qc, val, z_upper
-
-
-
-
+from numeric import design as ND
 
 
 def gauss_beta(mu, a):                      # f(a) = G_mu(a) = PhiBar(mu - z_{1-a}), no 1 - power

@@ -15,11 +15,10 @@ import mpmath
 import pytest
 
 import derive
+from cli_runner import assert_usage_error, run
 from numeric import auc as NAUC
 from numeric import discrete_gaussian as DG
 from numeric import mp
-
-from cli_runner import assert_usage_error, run
 
 R = 60
 
@@ -132,6 +131,7 @@ def test_subsampled_discrete_gaussian_profile_against_the_mixture_over_the_integ
     sum_z (P(z) - e^eps Q(z))_+ and sum_z (Q(z) - e^eps P(z))_+ with P = p N_Z(1) + (1 - p) N_Z(0),
     Q = N_Z(0) (40 digits, |z| <= 80 for sigma2 = 2: the rest is below e^-1600)."""
     import mpmath
+
     from numeric import subsampling as SS
     rec = derive.discrete_gaussian("2")
     with mpmath.workdps(40):

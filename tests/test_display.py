@@ -5,7 +5,8 @@ from __future__ import annotations
 import mpmath
 
 import derive
-from numeric import clt, functionals, pld, pld_mechanisms as M
+from numeric import clt, functionals, pld
+from numeric import pld_mechanisms as M
 
 
 def test_results_as_dict_show_their_verified_digits():

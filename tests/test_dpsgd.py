@@ -20,10 +20,9 @@ from fractions import Fraction
 import mpmath
 import pytest
 
+from cli_runner import assert_usage_error, run
 from derive.errors import DomainError
 from numeric import dpsgd
-
-from cli_runner import assert_usage_error, run
 from test_subsampling import _poisson_gaussian_delta
 
 
@@ -163,7 +162,8 @@ def test_issue_case_bracket_is_narrow_and_agrees_across_grids():
     (an independent discretisation: other knots, other measures) overlaps it, as two enclosures of
     one value must.  dp_accounting's pessimistic 2.381686 (BENCHMARKS.md) lies above both lower
     ends; the CLT's 2.3243 lies below them."""
-    from numeric import pld, pld_mechanisms as M
+    from numeric import pld
+    from numeric import pld_mechanisms as M
     r = dpsgd.account("60000", "256", "1.1", steps="14062", at_delta="1e-5")
     assert r.eps_upper - r.eps_lower <= 2e-4
     c = pld.compose([(M.subsampled_gaussian(Fraction(256, 60000), "1.1"), 14062)], h=Fraction(1, 5000))

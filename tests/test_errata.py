@@ -24,10 +24,9 @@ import numeric.design
 import numeric.mp
 import numeric.semantics
 from derive import two_sided
+from flips import flips
 from proofs_check import checker
 from proofs_check.errata import errata
-
-from flips import flips
 
 EXPECTED_REFUTED = {
     "000": ["DF-Errata-approxDP-probabilistic", "DF-Errata-Def6-prior-range", "DF-Errata-Thm2-asymptotic",

@@ -13,11 +13,10 @@ import math
 import numpy as np
 import pytest
 
+from flips import flips  # noqa: E402
 from proofs_check import claims_errata_004_subsampling as E  # noqa: E402
 from proofs_check.registry import registered  # noqa: E402
 from proofs_check.status import CONFIRMED, FAILED, REFUTED  # noqa: E402
-
-from flips import flips  # noqa: E402
 
 
 def _claim():

@@ -33,11 +33,10 @@ import numeric.risk
 import numeric.two_sided
 from derive import symbols as sy
 from derive import two_sided as TS
+from flips import flips
 from proofs_check import checker
 from proofs_check import claims_errata_000 as E0
 from proofs_check.grid import normal_sf
-
-from flips import flips
 
 #: the module (``derive.mechanisms.gaussian`` as an attribute is the function of that name)
 GAUSSIAN_MODULE = importlib.import_module("derive.mechanisms.gaussian")

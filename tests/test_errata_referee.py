@@ -10,9 +10,8 @@ import pytest
 import numeric.attack
 import numeric.mp
 import numeric.two_sided
-from proofs_check import checker, paper_items
-
 from flips import flips
+from proofs_check import checker, paper_items
 
 
 def _status(claim_id: str) -> str:
@@ -266,6 +265,7 @@ def test_urs_p_symbols_are_the_seeds():
     """DF-Errata-URS-p-over-n's data: Example 3 (lines 100-106) uses no symbol p, and before line 224 the only
     p's of the text are p_prior / p_post / p_posterior (the others are page numbers, '[16, p.66]')."""
     import re
+
     from proofs_check import claims_errata_000_words as W
     from proofs_check.verdicts import seed_text
     lines = seed_text("000")

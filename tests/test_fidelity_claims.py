@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import sympy as sp
 
-import derive
 from derive import risk as R
 from derive import symbols as sy
-from proofs_check import checker
-
 from flips import flips
+from proofs_check import checker
 
 
 def _status(claim_id: str) -> str:

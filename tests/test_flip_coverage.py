@@ -15,9 +15,8 @@ import warnings
 
 import pytest
 
-from proofs_check import discovery
-
 import flips as registry
+from proofs_check import discovery
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -18,11 +18,10 @@ import mpmath
 import pytest
 
 import derive
+from cli_runner import assert_usage_error, run
 from derive.errors import DomainError
 from numeric import functionals as F
 from numeric.bridge import mpf_of
-
-from cli_runner import assert_usage_error, run
 
 DPS = 40
 

@@ -13,11 +13,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import derive
+from conftest import record
 from derive.errors import DomainError
 from derive.exact import parse, rational
 from numeric import fp, mp
-
-from conftest import record
 
 BAD_ALPHAS = ["-0.1", "1.5", "nan", "inf", "abc", "1e-2000000", "", "1/2", "0x1p-3", "1e", "--1"]
 

@@ -22,12 +22,11 @@ from hypothesis import strategies as st
 from sympy.codegen.cfunctions import expm1
 
 import derive
+from conftest import PROPERTY_CASES, record
 from derive import symbols as sy
 from derive.special import to_erf
 from derive.tradeoff import eps_prime
 from numeric import fp
-
-from conftest import PROPERTY_CASES, record
 
 # ---------------------------------------------------------------- LaTeX goldens
 GOLDEN = {

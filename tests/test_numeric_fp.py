@@ -24,11 +24,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import PROPERTY_CASES, assert_rel, record, rel_err
 from numeric import fp, mp
 from tests.reference import values as R
 from tests.test_mechanisms import _textbook_tradeoff
-
-from conftest import PROPERTY_CASES, assert_rel, record, rel_err
 
 FLOAT_MIN = 2.2250738585072014e-308
 TARGET = 1e-12

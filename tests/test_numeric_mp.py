@@ -23,14 +23,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import derive
+from conftest import PROPERTY_CASES, assert_rel, record, rel_err
 from derive.errors import DomainError
-from derive.symbols import alpha as ALPHA, x as X
+from derive.symbols import alpha as ALPHA
+from derive.symbols import x as X
 from numeric import mp
 from numeric.bridge import Exact, compile_mp
 from numeric.inputs import bound_env
 from tests.reference import values as R
-
-from conftest import PROPERTY_CASES, assert_rel, record, rel_err
 
 DIGITS = 30
 TOL30 = mpmath.mpf("1e-29")  # 30 significant digits (the references carry 40)

@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 
 from flips import flips
-from proofs_check.paper_items import FIGURE_CAPTIONS, FIGURE_CURVES, FIGURE_REFERENCES, ITEMS, heading_line_text, item
+from proofs_check.paper_items import (
+    FIGURE_CAPTIONS,
+    FIGURE_CURVES,
+    FIGURE_REFERENCES,
+    ITEMS,
+    heading_line_text,
+    item,
+)
 from proofs_check.verdicts import seed_text
 
 
@@ -75,7 +82,9 @@ def test_figure_captions_and_references_stand_on_their_lines(paper):
 def test_flip_kz_figure_references(monkeypatch):
     """Paper side: the three references renumbered (2, 4, 6) make the paper right (CONFIRMED); toolkit side:
     a figure's number read off by one (the caption list shifted) breaks the correction (FAILED)."""
-    from proofs_check import checker, claims_errata_xref as X, paper_items as P
+    from proofs_check import checker
+    from proofs_check import claims_errata_xref as X
+    from proofs_check import paper_items as P
     (c,) = checker.select(claim_id="KZ-Errata-Figure-references")
     assert checker.evaluate(c)["status"] == "REFUTED"
     fixed = tuple((line, X._fixed_number(line, n, words), words, ctx, subject)

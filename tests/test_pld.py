@@ -15,13 +15,13 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import flint  # a core dependency (pyproject.toml): no skip
 import mpmath
 import numpy as np
 import pytest
 
-import flint  # a core dependency (pyproject.toml): no skip
-
-from numeric import pld, pld_mechanisms as M       # noqa: E402
+from numeric import pld  # noqa: E402
+from numeric import pld_mechanisms as M
 
 
 def gdp_delta(m, eps):
@@ -184,7 +184,8 @@ def hs(meas, h, eps):
 
 # ---- property test --------------------------------------------------------------------------------
 
-from hypothesis import given, settings, strategies as st     # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st
 
 
 @settings(max_examples=8, deadline=None)

@@ -9,10 +9,12 @@ bracket contains the exact value.  Derandomised, so that the run is reproducible
 from __future__ import annotations
 
 import mpmath
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from numeric import compose_exact as X
-from numeric import pld, pld_mechanisms as M
+from numeric import pld
+from numeric import pld_mechanisms as M
 
 MECHS = st.sampled_from([
     ("gaussian", "mu", ["0.1", "0.5", "1", "2"]),

@@ -27,10 +27,9 @@ from fractions import Fraction
 import mpmath
 import pytest
 
+from conftest import assert_rel, call_with_timeout, mpf_to_fraction, record
 from numeric import mp
 from tests.reference import values as R
-
-from conftest import assert_rel, call_with_timeout, mpf_to_fraction, record
 
 TOL30 = mpmath.mpf("1e-29")
 TOL25 = mpmath.mpf("1e-24")

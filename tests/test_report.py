@@ -36,8 +36,16 @@ import pytest
 
 from proofs_check import checker, discovery, report
 from proofs_check.registry import Claim
-from proofs_check.status import (CONFIRMED, ERROR, FAILED, INCONCLUSIVE, PROVEN, REFUTED, STATUSES,
-                                 Outcome)
+from proofs_check.status import (
+    CONFIRMED,
+    ERROR,
+    FAILED,
+    INCONCLUSIVE,
+    PROVEN,
+    REFUTED,
+    STATUSES,
+    Outcome,
+)
 
 # every character with a meaning in Markdown tables or in LaTeX text mode, plus Unicode symbols
 NASTY = ("a_b #1 $5 100% & {x} ~y ^z \\cmd -- `q` \"dq\" <lt> |p| [br] *s* "

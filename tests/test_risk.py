@@ -27,9 +27,8 @@ import pytest
 
 import derive
 from derive.errors import DomainError
-from numeric import risk as NR
 from exact_refs import DIGITS, TOL, close, laplace_power, q, qc, val
-
+from numeric import risk as NR
 
 # ------------------------------------------------------------------ exact inputs and helpers
 

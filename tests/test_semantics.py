@@ -17,14 +17,13 @@ delta = 1e-300 next to delta' = 0.05 is resolved):
 
 from __future__ import annotations
 
-
 import mpmath
 import numpy as np
 import pytest
 
 from derive.errors import DomainError
-from numeric import semantics as NS
 from exact_refs import DIGITS, close, q, qc, val
+from numeric import semantics as NS
 
 
 def eps_prime(eps, delta, dp):

@@ -15,7 +15,10 @@ import mpmath
 import pytest
 
 from derive.mechanisms import laplace
-from numeric import compose_exact as X, pld, pld_mechanisms as M, subsampling as S
+from numeric import compose_exact as X
+from numeric import pld
+from numeric import pld_mechanisms as M
+from numeric import subsampling as S
 from numeric.precision import as_mpf
 
 CASES = [("0.1", "1"), ("0.01", "2"), ("0.3", "0.2")]

@@ -16,7 +16,10 @@ import numpy as np
 import pytest
 
 from derive.mechanisms import approx_dp, gaussian, laplace
-from numeric import auc as A, fp, mp, risk as NR, subsampling as S
+from numeric import auc as A
+from numeric import fp, mp
+from numeric import risk as NR
+from numeric import subsampling as S
 from tests.cli_runner import run
 
 

@@ -19,9 +19,8 @@ import mpmath
 import pytest
 
 import derive
-from numeric import subsampling as S
-
 from cli_runner import assert_usage_error, run
+from numeric import subsampling as S
 
 
 def _poisson_gaussian_delta(mu, p, eps):
@@ -90,7 +89,8 @@ def test_p_one_is_the_record_and_the_result_is_symmetric():
 
 
 def test_engine_brackets_the_single_step():
-    from numeric import pld, pld_mechanisms as M
+    from numeric import pld
+    from numeric import pld_mechanisms as M
     comp = pld.compose([(M.subsampled_gaussian("0.1", "1"), 1)])
     for a in ("1e-10", "0.1", "0.6"):
         ex = S.tradeoff(derive.gaussian("1"), "0.1", a, 20)

@@ -82,8 +82,9 @@ def test_capabilities_and_constructors_are_the_public_names():
     assert T.with_capability(T.ATTACK) == ("laplace", "classical-gaussian")
     assert set(T.with_capability(T.SELECT)) == {"gaussian", "laplace", "randomized-response", "noise"}
     assert derive.MECHANISMS["gaussian"] is derive.gaussian
-    import derive.mechanisms as M
     import importlib
+
+    import derive.mechanisms as M
     importlib.import_module("derive.mechanisms.laplace")     # loading the submodule keeps the public name
     assert callable(M.laplace) and M.laplace is derive.laplace
 

@@ -20,8 +20,9 @@ import pytest
 pytest.importorskip("flint")
 
 import derive  # noqa: E402
-from numeric import dpsgd, pld, pld_mechanisms as M, subsampling as S  # noqa: E402
-
+from numeric import dpsgd, pld  # noqa: E402
+from numeric import pld_mechanisms as M
+from numeric import subsampling as S
 from tests.cli_runner import run  # noqa: E402
 
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 import sympy as sp
 from sympy.codegen.cfunctions import expm1
 
-from ..errors import DomainError
 from .. import symbols as sy
+from ..errors import DomainError
 from ..tradeoff import TradeOff
 from ._params import bind, described
 

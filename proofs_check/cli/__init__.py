@@ -29,7 +29,19 @@ import sys
 from derive.errors import DomainError, PrecisionExhausted
 
 from ..usage import UsageError
-from . import attack, check, clt, curves, design, disclosure, dpsgd, links, noise, plot, subsample
+from . import (
+    attack,
+    check,
+    clt,
+    curves,
+    design,
+    disclosure,
+    dpsgd,
+    links,
+    noise,
+    plot,
+    subsample,
+)
 from .common import Parser
 
 FAMILIES = (curves, attack, disclosure, design, noise, links, subsample, dpsgd, clt, plot, check)

@@ -5,8 +5,20 @@ from __future__ import annotations
 
 from derive.mechanisms.table import ATTACK, NAMES, with_capability
 
-from .common import (UsageError, add_mechanism, add_points, add_sampling_rate, combinations, mechanism_help, number, output_parent,
-                     run_one, run_points, setup, subparser)
+from .common import (
+    UsageError,
+    add_mechanism,
+    add_points,
+    add_sampling_rate,
+    combinations,
+    mechanism_help,
+    number,
+    output_parent,
+    run_one,
+    run_points,
+    setup,
+    subparser,
+)
 
 ATTACK_MECHANISMS = with_capability(ATTACK)
 

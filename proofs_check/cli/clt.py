@@ -9,8 +9,8 @@ METHODS = ("clt", "berry-esseen", "edgeworth")
 
 
 def register(sub):
-    from .compose_fdp import ENGINE, add_engine_mechanism
     from .common import mechanism_help, output_parent
+    from .compose_fdp import ENGINE, add_engine_mechanism
     p = subparser(sub, "clt", "privacy CLT, Berry-Esseen band and Edgeworth approximation of a composition",
                   "For symmetric steps f_i (k copies of MECH, or a --spec list): the CLT mu = 2 sum kl / "
                   "sqrt(sum kappa2) (Dong-Roth-Su Thm 3.4), the Berry-Esseen mu_berry_esseen and gamma with the "
@@ -168,6 +168,7 @@ def cmd_clt(args):
 def _mpf(text):
     """A decimal input string at the working precision (exact to the working precision)."""
     import mpmath
+
     from derive.exact import rational
     r = rational("value", text)
     return mpmath.mpf(int(r.p)) / int(r.q)

@@ -132,6 +132,7 @@ def grid(key: str | None, name: str):
         if not 2 <= n <= 100_000:
             raise UsageError(f"{name}-grid={text}: N={count} must be an integer in [2, 100000]")
         import mpmath
+
         from derive.exact import rational
         a, b = rational(name, lo), rational(name, hi)
         if not a < b or (kind == "log" and a <= 0):

@@ -17,8 +17,15 @@ from __future__ import annotations
 
 import time
 
-from .common import (Once, UsageError, mechanism_help, mechanism_params, number, run_one,
-                     subparser)
+from .common import (
+    Once,
+    UsageError,
+    mechanism_help,
+    mechanism_params,
+    number,
+    run_one,
+    subparser,
+)
 
 #: table name -> numeric.pld_mechanisms constructor, parameters in order
 ENGINE = {"gaussian": ("gaussian", ("mu",)), "laplace": ("laplace", ("eps",)),
@@ -28,7 +35,7 @@ ENGINE = {"gaussian": ("gaussian", ("mu",)), "laplace": ("laplace", ("eps",)),
 
 def add_engine_mechanism(p) -> None:
     """MECH (optional beside --spec), the mechanism flags and --k: the composition engine's inputs."""
-    from .common import MECHANISM_FLAGS, _FLAG_MEANING, _MechanismValue, numbers
+    from .common import _FLAG_MEANING, MECHANISM_FLAGS, _MechanismValue, numbers
     p.add_argument("mechanism", metavar="MECH", nargs="?", choices=tuple(ENGINE),
                    help="one of: " + ", ".join(ENGINE) + " (or give --spec)")
     for name in MECHANISM_FLAGS:

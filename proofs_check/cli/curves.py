@@ -3,10 +3,24 @@ profile and its formulas (issue #2 interface; batch points and ``--path`` from i
 
 from __future__ import annotations
 
-from .common import (MECHANISM_FLAGS, Records, UsageError, add_mechanism, add_points, add_sampling_rate,
-                     combinations, emit_one,
-                     lookup, mechanism_help, mechanism_options, mechanism_params, output_parent, run_points, setup,
-                     subparser)
+from .common import (
+    MECHANISM_FLAGS,
+    Records,
+    UsageError,
+    add_mechanism,
+    add_points,
+    add_sampling_rate,
+    combinations,
+    emit_one,
+    lookup,
+    mechanism_help,
+    mechanism_options,
+    mechanism_params,
+    output_parent,
+    run_points,
+    setup,
+    subparser,
+)
 
 PATHS = ("mp", "fp")
 

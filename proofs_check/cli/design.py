@@ -6,7 +6,16 @@ from __future__ import annotations
 from derive.mechanisms.table import SELECT, with_capability
 
 from . import compose_fdp
-from .common import Parser, UsageError, lookup, mechanism_help, number, output_parent, run_one, subparser
+from .common import (
+    Parser,
+    UsageError,
+    lookup,
+    mechanism_help,
+    number,
+    output_parent,
+    run_one,
+    subparser,
+)
 
 SELECT_MECHANISMS = with_capability(SELECT)
 TARGETS = ("rho", "rho-alpha0", "power")      # numeric.design.TARGETS; a test keeps them equal
@@ -35,7 +44,7 @@ def register(sub):
                   "dp_accounting's 'advanced composition' is the optimal Kairouz-Oh-Viswanath bound, our "
                   "--method optimal) or optimal (Kairouz-Oh-Viswanath / Murtagh-Vadhan) composition.\n"
                   "compose zcdp: k rho-zCDP releases are k rho-zCDP, converted to (eps, delta)-DP by "
-                  f"Canonne-Kamath-Steinke 2020 (cks, the default) or Bun-Steinke 2016.\n"
+                  "Canonne-Kamath-Steinke 2020 (cks, the default) or Bun-Steinke 2016.\n"
                   "compose fdp: the trade-off function of a composition (seed 004), as a certified two-sided "
                   "bracket from the privacy-loss engine (numeric/pld.py).",
                   ["dp-derive compose pure --eps 0.1 --k 100 --method basic",
@@ -59,7 +68,7 @@ def register(sub):
     pure.set_defaults(func=cmd_compose)
     zc = subparser(kinds, "zcdp", "k rho-zCDP releases converted to (eps, delta)-DP",
                    "k rho-zCDP releases are k rho-zCDP (Bun-Steinke 2016), converted to (eps, delta)-DP by "
-                   f"Canonne-Kamath-Steinke 2020 (cks, the default) or Bun-Steinke 2016.  rho = 0 gives eps = 0; "
+                   "Canonne-Kamath-Steinke 2020 (cks, the default) or Bun-Steinke 2016.  rho = 0 gives eps = 0; "
                    "rho = inf or delta = 0 give eps = inf.",
                    ["dp-derive compose zcdp --rho 0.01 --k 50 --delta 1e-6",
                     "dp-derive compose zcdp --rho 0.5 --k 1 --delta 1e-5 --conversion bun-steinke"], parents=[out])

@@ -3,8 +3,19 @@
 
 from __future__ import annotations
 
-from .common import (add_mechanism, add_points, add_sampling_rate, combinations, mechanism_help, number, output_parent, run_one,
-                     run_points, setup, subparser)
+from .common import (
+    add_mechanism,
+    add_points,
+    add_sampling_rate,
+    combinations,
+    mechanism_help,
+    number,
+    output_parent,
+    run_one,
+    run_points,
+    setup,
+    subparser,
+)
 
 #: seed 000's defaults (numeric.risk.DEFAULT_ALPHA0 / DEFAULT_PRIOR hold the same values; a test keeps them equal)
 DEFAULT_ALPHA0 = "0.01"

@@ -4,8 +4,17 @@ items 1 and 3; seed 004, catalog 004 Sec. 1.1 and Sec. 3).  The numbers come fro
 
 from __future__ import annotations
 
-from .common import (UsageError, add_mechanism, combinations, mechanism_help, numbers, output_parent, run_points,
-                     setup, subparser)
+from .common import (
+    UsageError,
+    add_mechanism,
+    combinations,
+    mechanism_help,
+    numbers,
+    output_parent,
+    run_points,
+    setup,
+    subparser,
+)
 
 #: copies of numeric.functionals.NAMES / LINKS / METHODS (--help loads no SymPy; a test keeps them equal)
 NAMES = ("kl", "kappa2", "kappa3", "kappabar3", "mu3", "tv", "renyi")

@@ -3,8 +3,19 @@ seed 004 Sec. 3.2, Awan and Vadhan 2023)."""
 
 from __future__ import annotations
 
-from .common import (Once, Records, UsageError, add_mechanism, lookup, mechanism_help, mechanism_params, number,
-                     output_parent, run_one, subparser)
+from .common import (
+    Once,
+    Records,
+    UsageError,
+    add_mechanism,
+    lookup,
+    mechanism_help,
+    mechanism_params,
+    number,
+    output_parent,
+    run_one,
+    subparser,
+)
 
 
 def register(sub):

@@ -16,8 +16,17 @@ from __future__ import annotations
 
 import os
 
-from .common import (Once, UsageError, _digits_type, add_mechanism, combinations, mechanism_help, number, setup,
-                     subparser)
+from .common import (
+    Once,
+    UsageError,
+    _digits_type,
+    add_mechanism,
+    combinations,
+    mechanism_help,
+    number,
+    setup,
+    subparser,
+)
 
 KINDS = ("tradeoff", "composition", "posterior", "risk", "power", "pr", "fscore", "semantics", "auc", "ztest")
 #: the other kinds draw y(x) series: (x label, y label, log x)

@@ -18,8 +18,19 @@ from __future__ import annotations
 
 import time
 
-from .common import (Once, Records, UsageError, add_mechanism, lookup, mechanism_help, mechanism_params, number,
-                     output_parent, run_one, subparser)
+from .common import (
+    Once,
+    Records,
+    UsageError,
+    add_mechanism,
+    lookup,
+    mechanism_help,
+    mechanism_params,
+    number,
+    output_parent,
+    run_one,
+    subparser,
+)
 
 #: mechanisms whose records are symmetric with a closed-form profile (C_p needs both)
 NAMES = ("gaussian", "laplace", "randomized-response", "approx-dp", "classical-gaussian", "discrete-gaussian")
@@ -98,7 +109,8 @@ def cmd_subsample(args):
 def _composed(args, values, k, shown, t0):
     from fractions import Fraction
 
-    from numeric import pld, pld_mechanisms as M
+    from numeric import pld
+    from numeric import pld_mechanisms as M
     from numeric.precision import format_number
     name = args.mechanism
     theta = values[M.SUBSAMPLED[name]]
