@@ -26,6 +26,8 @@ from dataclasses import dataclass
 
 import mpmath
 
+from .solvers import crossing
+
 
 @dataclass(frozen=True)
 class Mixture:
@@ -71,7 +73,7 @@ class Mixture:
             return mpmath.log(self.q(x)) - mpmath.log(self.p(x)) - log_t
         cuts = []
         for i in np.nonzero(sign[1:] != sign[:-1])[0].tolist():
-            cuts.append(_crossing(g, mpmath.mpf(xs[i]), mpmath.mpf(xs[i + 1]), bool(sign[i])))
+            cuts.append(crossing(g, mpmath.mpf(xs[i]), mpmath.mpf(xs[i + 1]), bool(sign[i])))
         inside = bool(sign[0])
         edges = [mpmath.ninf] + cuts + [mpmath.inf]
         out = []
@@ -111,27 +113,6 @@ class Mixture:
         alpha = mpmath.mpf(alpha)
         log_t = _solve_decreasing(lambda u: self.level(mpmath.exp(u))[0], alpha, mpmath.mpf(-60), mpmath.mpf(60))
         return self.level(mpmath.exp(log_t))[1]
-
-
-def _crossing(g, a, b, left_positive: bool):
-    """The sign change of ``g`` in [a, b] (g(a) > 0 iff ``left_positive``) at the working precision: the
-    Anderson-Bjorck bracketing method (mpmath.findroot), whose iterates stay in the bracket, checked to land
-    in [a, b] with g changing sign within 2^-(prec - 4) of it; bisection when it does not (it never failed
-    on the claims' mixtures, where it needs ~8 evaluations instead of prec + 8)."""
-    tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 4) * max(1, abs(a), abs(b))
-    try:
-        root = mpmath.findroot(g, (a, b), solver="anderson", maxsteps=200)
-        if a <= root <= b and ((g(root - tol) > 0) == left_positive) != ((g(root + tol) > 0) == left_positive):
-            return root
-    except (ValueError, ZeroDivisionError):
-        pass
-    for _ in range(mpmath.mp.prec + 8):
-        m = (a + b) / 2
-        if (g(m) > 0) == left_positive:
-            a = m
-        else:
-            b = m
-    return (a + b) / 2
 
 
 def component_alpha(a, b, t):
