@@ -45,6 +45,15 @@ def shifted(fn, delta):
     return wrapped
 
 
+def field_scaled(fn, field: str, factor):
+    """A function returning a dataclass result whose ``field`` (an mpf) is multiplied by ``factor``."""
+    def wrapped(*args, **kw):
+        out = fn(*args, **kw)
+        with mpmath.workdps(60):
+            return dataclasses.replace(out, **{field: getattr(out, field) * mpmath.mpf(factor)})
+    return wrapped
+
+
 def with_record(constructor, **changes):
     """A constructor whose records get ``changes(record)`` ({field: function of the record})."""
     def make(*args, **kw):

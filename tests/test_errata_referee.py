@@ -11,6 +11,7 @@ import numeric.attack
 import numeric.mp
 import numeric.two_sided
 from flips import flips
+from mutations import field_scaled
 from proofs_check import checker, paper_items
 
 
@@ -100,13 +101,9 @@ def test_lxm_eq12_xref_flips_when_the_prior_is_ignored(monkeypatch):
 
 @flips("DF-Errata-S5.2-variance-bound-not-conservative")
 def test_df_variance_bound_fails_with_a_ztest_off(monkeypatch):
-    import dataclasses
-
     import numeric.design
-    orig = numeric.design.ztest
     assert _status("DF-Errata-S5.2-variance-bound-not-conservative") == "REFUTED"
-    monkeypatch.setattr(numeric.design, "ztest", lambda *a, **k: dataclasses.replace(
-        orig(*a, **k), one_minus_power=orig(*a, **k).one_minus_power * (1 + mpmath.mpf("1e-9"))))
+    monkeypatch.setattr(numeric.design, "ztest", field_scaled(numeric.design.ztest, "one_minus_power", "1.000000001"))
     assert _status("DF-Errata-S5.2-variance-bound-not-conservative") == "FAILED"
 
 
@@ -182,13 +179,9 @@ def test_df_r_domain_flips_when_the_range_is_r_gt_1(monkeypatch):
 @flips("DF-Errata-R-domain")
 def test_df_r_domain_fails_with_a_risk_off(monkeypatch):
     """numeric.risk.risk with rho_alpha0 off by 1e-9: the closed form Phi(mu - z_{1-alpha0})/alpha0 fails it."""
-    import dataclasses
-
     import numeric.risk
-    orig = numeric.risk.risk
     assert _status("DF-Errata-R-domain") == "REFUTED"
-    monkeypatch.setattr(numeric.risk, "risk", lambda *a, **k: dataclasses.replace(
-        orig(*a, **k), rho_alpha0=orig(*a, **k).rho_alpha0 * (1 + mpmath.mpf("1e-9"))))
+    monkeypatch.setattr(numeric.risk, "risk", field_scaled(numeric.risk.risk, "rho_alpha0", "1.000000001"))
     assert _status("DF-Errata-R-domain") == "FAILED"
 
 
