@@ -15,6 +15,7 @@ from __future__ import annotations
 import sympy as sp
 
 from . import symbols as sy
+from .bounded import Bounded
 from .mechanisms.uniform_sampling import release_probability
 from .special import Phi
 from .tradeoff import TradeOff
@@ -64,12 +65,11 @@ def _pieces(record: TradeOff):
 def derive_auc(record: TradeOff) -> sp.Expr | None:
     """1 - integral of f over [0, 1], integrated by SymPy (None when not available)."""
     key = (record.name, record.tradeoff, record.notes, record.citation)
-    if key not in _AUC_CACHE:
-        _AUC_CACHE[key] = _integrate(record)
-    return _AUC_CACHE[key]
+    return _AUC_CACHE.memo(key, lambda: _integrate(record))
 
 
-_AUC_CACHE: dict = {}
+#: SymPy integrals by record (a few hundred records at most in any run; bounded all the same)
+_AUC_CACHE = Bounded(512)
 
 
 def _integrate(record: TradeOff):

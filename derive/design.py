@@ -26,6 +26,7 @@ import sympy as sp
 from sympy.codegen.cfunctions import expm1
 
 from . import risk
+from .bounded import Bounded
 from .inversion import solve_for
 from .special import LogPhi, Phi, PhiInv
 from .symbols import alpha, mu, n
@@ -64,14 +65,12 @@ def parameter(record: TradeOff) -> sp.Symbol:
     return free[0]
 
 
-_ROOTS: dict = {}
+_ROOTS = Bounded(512)
 
 
 def _memo(key, compute):
     """SymPy's solve takes up to a second: one derivation per equation."""
-    if key not in _ROOTS:
-        _ROOTS[key] = compute()
-    return _ROOTS[key]
+    return _ROOTS.memo(key, compute)
 
 
 def power_roots(record: TradeOff):

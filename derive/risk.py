@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from .bounded import Bounded
 from .posterior import prior, prior_c
 from .special import PhiInv
 from .symbols import alpha
@@ -153,15 +154,13 @@ def limit_at_zero(expr: sp.Expr) -> Limit:
     raise NotImplementedError(f"SymPy cannot take lim alpha->0+ of {expr}")
 
 
-_CACHE: dict = {}
+_CACHE = Bounded(1024)
 
 
 def _cached(kind: str, record: TradeOff, compute):
     """SymPy limits are slow (up to seconds): one computation per record and quantity."""
     key = (kind, record.name, record.tradeoff, record.power, tuple(sorted(record.values.items(), key=str)))
-    if key not in _CACHE:
-        _CACHE[key] = compute()
-    return _CACHE[key]
+    return _CACHE.memo(key, compute)
 
 
 def f_at_zero(record: TradeOff) -> Limit:

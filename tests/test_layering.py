@@ -230,3 +230,29 @@ def test_registry_and_reproduce_do_not_import_their_children():
     graph = _import_graph()
     assert not {m for m in graph["proofs_check.registry"] if m.startswith("proofs_check.claims_")}
     assert not {m for m in graph["proofs_check.reproduce"] if m.startswith("proofs_check.reproduce_")}
+
+
+def test_bounded_cache_evicts_the_least_recently_used():
+    """derive.bounded.Bounded: at most maxsize entries; a hit refreshes an entry (issue #24: caches bounded)."""
+    from derive.bounded import Bounded
+    calls = []
+    c = Bounded(2)
+    for key in ("a", "b", "a", "c", "a", "b"):
+        c.memo(key, lambda key=key: calls.append(key) or key.upper())
+    assert calls == ["a", "b", "c", "b"] and list(c) == ["a", "b"] and len(c) <= 2
+
+
+def test_no_unbounded_module_level_cache():
+    """A module-level ``NAME: dict = {}`` or ``NAME = {}`` used as a memo in derive/ or numeric/ must be a
+    Bounded (or functools.lru_cache with a maxsize)."""
+    import re
+    root = Path(__file__).resolve().parent.parent
+    bad = []
+    for d in ("derive", "numeric"):
+        for p in (root / d).rglob("*.py"):
+            for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+                if re.match(r"_?[A-Z_]*(CACHE|ROOTS|MEMO)[A-Z_]*\s*(:\s*dict)?\s*=\s*(\{\}|dict\(\))", line):
+                    bad.append(f"{p.relative_to(root)}:{i}")
+                if re.search(r"lru_cache\(\s*maxsize\s*=\s*None", line) or re.search(r"@(functools\.)?cache\b", line):
+                    bad.append(f"{p.relative_to(root)}:{i}")
+    assert bad == [], bad
