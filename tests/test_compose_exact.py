@@ -267,12 +267,12 @@ def test_engine_underflow_guard_keeps_the_upper_value_above_the_truth():
 
 
 def test_mutation_engine_underflow_guard_is_needed(monkeypatch):
-    """Without the engine's guard against an underflowed tilted sum (numeric/pld.py TINY_NORMAL) the
+    """Without the engine's guard against an underflowed tilted sum (numeric/pld_fft.py TINY_NORMAL) the
     upper value far below the tilt centre is -inf or NaN where the exact delta is ~1.  (It once let
     10 x Laplace(0.1) at alpha = 1e-10 be certified at power 1.2e-10 against the exact e * 1e-10; the
     engine's window now covers that composition's whole support, so the case is built directly.)"""
-    from numeric import pld
-    monkeypatch.setattr(pld, "TINY_NORMAL", -1.0)
+    from numeric import pld, pld_fft
+    monkeypatch.setattr(pld_fft, "TINY_NORMAL", -1.0)
     comp, n = _steep_composition()
     up, _ = pld.grid_bounds(comp)
     assert not up[0] >= math.log(-math.expm1(-(n - 1)))       # NaN or below the truth

@@ -20,7 +20,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from numeric import pld  # noqa: E402
+from numeric import pld, pld_discretise  # noqa: E402
 from numeric import pld_mechanisms as M
 
 
@@ -228,14 +228,14 @@ def _shared():
 def test_mutation_round_direction(monkeypatch):
     """Swap the upper and lower first-order measures once: the exact RR value leaves the bracket."""
     ex = rr_delta("0.5", 10, "0.7")
-    orig = pld._round_measure
+    orig = pld_discretise._round_measure
 
     def flipped(model, h, knots, SP, kind):
         other = "lower" if kind == "upper" else "upper"
         m = orig(model, h, knots, SP, other)
         m.kind = kind
         return m
-    monkeypatch.setattr(pld, "_round_measure", flipped)
+    monkeypatch.setattr(pld_discretise, "_round_measure", flipped)
     c = pld.compose([(M.laplace("0.5"), 10)], scheme="round")
     r = c.delta("0.7")
     # the real Laplace value is unknown here, but the flipped bracket must be inverted or miss RR's
@@ -250,7 +250,7 @@ def test_mutation_no_gap_correction(monkeypatch):
 
     def nogap(model, h, knots, SP, SQ, QA, balls):
         return _hull_without_gap(model, h, knots, SP, SQ, balls)
-    monkeypatch.setattr(pld, "_lower_hull", nogap)
+    monkeypatch.setattr(pld_discretise, "_lower_hull", nogap)
     up, lo = pld.discretise(model, h, 0.0)
     worst = -1.0
     with flint.ctx.workprec(96):
@@ -264,19 +264,19 @@ def test_mutation_no_gap_correction(monkeypatch):
 
 def _hull_without_gap(model, h, knots, SP, SQ, balls):
     """Connect-the-dots labelled as lower (the mutation)."""
-    m = pld._upper_ctd(model, h, knots, SP, SQ, balls)
+    m = pld_discretise._upper_ctd(model, h, knots, SP, SQ, balls)
     m.kind = "lower"
     return m
 
 
 def test_mutation_rounding_in_gdp(monkeypatch):
     """Drop the 1/4 chord-gap factor's effect by rounding the upper measure down once: GDP bracket misses."""
-    orig = pld._up
-    monkeypatch.setattr(pld, "_up", lambda x: math.nextafter(float(x.mid()), 0.0) * (1 - 1e-4))
+    orig = pld_discretise._up
+    monkeypatch.setattr(pld_discretise, "_up", lambda x: math.nextafter(float(x.mid()), 0.0) * (1 - 1e-4))
     c = pld.compose([(M.gaussian("0.1"), 100)])
     r = c.delta("1")
     ex = gdp_delta(1, "1")
-    monkeypatch.setattr(pld, "_up", orig)
+    monkeypatch.setattr(pld_discretise, "_up", orig)
     assert not inside(r.delta_lower, ex, r.delta_upper)
 
 
@@ -332,7 +332,7 @@ def test_discrete_gaussian_bracket_contains_the_brute_force_composition(s2, k):
 # references are the exact tails in Arb (the closed form of the pair, not the engine's measures).
 
 DPSGD_STEP = M.SubsampledGaussian(Fraction(256, 60000), Fraction(11, 10), "remove")
-_DEFICITS = pld._deficits          # the real one, kept for the mutations below
+_DEFICITS = pld_discretise._deficits          # the real one, kept for the mutations below
 
 
 def _edge_scan(lo, h, model, edge=math.log1p(-256 / 60000), n=400):
@@ -374,7 +374,7 @@ def _max_rule(SP, SQ, QA, s, D):
 def test_mutation_lower_measure_without_the_tangent_clip(monkeypatch):
     """Without the clip the first knots are lowered by the chord gap and D~ is steeper at 0: the
     Q-mass comes out about 7e-7 too large (the 6.6 % low delta after 14062 steps)."""
-    monkeypatch.setattr(pld, "_deficits", _max_rule)
+    monkeypatch.setattr(pld_discretise, "_deficits", _max_rule)
     _, lo = pld.discretise(DPSGD_STEP, Fraction(1, 5000), 0.0)
     u = np.exp(-lo.knots / 5000)
     assert float(np.sum(lo.mass * u)) - 1.0 > 1e-7
@@ -397,7 +397,7 @@ def test_lower_measure_at_laplace_atom():
 
 def test_mutation_lower_measure_without_the_repair(monkeypatch):
     """Skipping the repair leaves a cell above Laplace's atom whose interpolant rises above D."""
-    monkeypatch.setattr(pld, "_deficits", _no_repair)
+    monkeypatch.setattr(pld_discretise, "_deficits", _no_repair)
     h = Fraction(1, 512)
     _, lo = pld.discretise(M.Laplace("0.3"), h, 0.0)
     assert _edge_scan(lo, h, M.Laplace("0.3"), edge=-0.3) > 1e-9

@@ -1,0 +1,393 @@
+"""One step of the certified privacy-loss engine: its upper and lower measures on the grid hZ.
+
+What is here: the knots of a pair (``_knots``), its tails at the knots as Arb balls (``_tails_at``),
+the second-order upper measure ("connect the dots", ``_upper_ctd``), the first-order pair
+(``_round_measure``, ``scheme="round"``), the second-order lower measure (the deficits
+``_deficits``, the hull ``_lower_hull`` and its rigorous float check ``_verify_lower``), the
+outward rounding of Arb balls to float64 (``_down``, ``_up``; ``U`` the unit roundoff) and the
+entry points ``discretise`` / ``_step_state`` / ``_step_measure``.
+
+Why these measures dominate (upper) and are dominated by (lower) the step's hockey-stick curve is
+argued in ``numeric.pld``'s docstring ("Single step, upper measure", "Single step, lower
+measure"; Lemma 1 for why that is enough for the composition).  The masses are computed in Arb
+(``numeric.pld_mechanisms.PREC`` bits) and rounded outward; nothing here relies on the float
+assumptions A1 / A2.  ``numeric.pld_fft`` composes the measures, ``numeric.pld`` is the API.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from . import pld_mechanisms as M
+
+U = 2.0 ** -53
+
+
+# ----------------------------------------------------------------------------------------------
+# single-step measures
+
+
+@dataclass
+class StepMeasure:
+    knots: np.ndarray          # int64 grid indices
+    mass: np.ndarray           # float64 masses (rigorous upper or lower bounds)
+    inf_mass: float            # bound on the mass at L = +inf
+    kind: str                  # "upper" | "lower"
+    note: str = ""
+
+    def finite_total(self) -> float:
+        s = math.fsum(self.mass.tolist())
+        return s * (1 + 4 * U) if self.kind == "upper" else s * (1 - 4 * U)
+
+
+def _down(x) -> float:
+    """A float <= the Arb ball x (lower end, stepped down one ulp after conversion)."""
+    return math.nextafter(float(x.lower()), -math.inf)
+
+
+def _up(x) -> float:
+    hi = x.upper()
+    return math.nextafter(float(hi), math.inf)
+
+
+def _knots(model, h: Fraction, lam: float, tol: float = 1e-13) -> np.ndarray:
+    """Knot indices: every grid point where the (tilted or untilted) mass is dense, growing gaps
+    where it is thin (a cell of relative mass r and width w costs about r w^2; w^3 <= tol h / r)."""
+    hf = float(h)
+    A0, B0 = model.rough_range(lam)
+    A0 = max(A0, -1e6)
+    B0 = min(B0, 1e6)
+    M_ = 4096
+    Hc = (B0 - A0) / M_
+    if Hc <= 0:
+        Hc = hf
+    grid = A0 + Hc * np.arange(1, M_ + 1)
+    logm = model.log_cell_float(grid, Hc)
+    logm = np.where(np.isfinite(logm), logm, -np.inf)
+    finite = np.isfinite(logm)
+    if not finite.any():
+        i0 = math.floor(A0 / hf)
+        return np.arange(i0, i0 + 2, dtype=np.int64)
+    centers = grid - Hc / 2
+    rel = []
+    for tilt in (0.0, lam):
+        lt = logm + tilt * centers
+        lt = lt - np.max(lt[finite])
+        rel.append(lt)
+    lrel = np.maximum(rel[0], rel[1])          # log relative mass per coarse cell
+    keep = lrel > -800
+    idx = np.nonzero(keep)[0]
+    lo_c, hi_c = idx[0], idx[-1]
+    ia = math.floor((A0 + lo_c * Hc) / hf) - 1
+    ib = math.ceil((A0 + (hi_c + 1) * Hc) / hf) + 1
+    if math.isfinite(model.lo):
+        ia = max(ia, math.floor(model.lo / hf) - 1)
+    if math.isfinite(model.hi):
+        ib = min(ib, math.ceil(model.hi / hf) + 1)
+    # per coarse cell: allowed gap in fine cells
+    fine_per = Hc / hf
+    r = np.exp(np.clip(lrel, -800, 0)) / max(fine_per, 1.0)     # relative mass per fine cell
+    w = np.cbrt(tol * hf / np.maximum(r, 1e-300))
+    # a cell wider than 1/(2 max(lam, 1)) would let the tilt e^{lam l} magnify the mass that the
+    # upper measure moves to its right end: cap the width (accuracy only; validity never depends on it)
+    w = np.minimum(w, 0.5 / max(lam, 1.0))
+    gap = np.clip(np.floor(w / hf), 1, 2 ** 24).astype(np.int64)
+    gap = np.where(keep, gap, 2 ** 24)
+    # next coarse cell with a smaller gap (so that a long jump never skips a denser region)
+    nxt = np.full(M_, M_, dtype=np.int64)
+    stack = []
+    for c in range(M_):
+        while stack and gap[c] < gap[stack[-1]]:
+            nxt[stack.pop()] = c
+        stack.append(c)
+    knots = []
+    i = ia
+
+    def cell_of(j):
+        return min(max(int((j * hf - A0) / Hc), 0), M_ - 1)
+    while i < ib:
+        knots.append(i)
+        c = cell_of(i)
+        g = int(gap[c])
+        if g > 1 and nxt[c] < M_:
+            j_next = math.floor((A0 + nxt[c] * Hc) / hf)
+            if i + g > j_next:
+                g = max(1, j_next - i)
+        i += g
+    knots.append(ib)
+    ks = set(knots)
+    for a in model.atoms:
+        q = a.value / h
+        ks.add(math.floor(q))
+        ks.add(math.ceil(q))
+    return np.array(sorted(ks), dtype=np.int64)
+
+
+def _knot_balls(h: Fraction, knots):
+    """The knots' loss values l_i = h k_i as exact balls (one fmpq each, no Fraction arithmetic)."""
+    from flint import arb, fmpq
+    hn, hd = h.numerator, h.denominator
+    return [arb(fmpq(hn * k, hd)) for k in knots.tolist()]
+
+
+def _tails_at(model, h: Fraction, knots, balls):
+    """(S_P, S_Q, Q-atom) at every knot.  A model without atoms that offers ``tails_arb(la, k)`` (the
+    ball of l = h k and the sign of k) is asked with the ball directly; the others get the exact
+    Fraction l = h k (they compare it with their atoms exactly)."""
+    from flint import arb
+    SP, SQ = [], []
+    ks = knots.tolist()
+    fast = getattr(model, "tails_arb", None) if not model.atoms else None
+    if fast is not None:
+        for k, la in zip(ks, balls):
+            sp, sq = fast(la, k)
+            SP.append(sp)
+            SQ.append(sq)
+        return SP, SQ, [arb(0)] * len(ks)
+    QA = []
+    for k in ks:
+        l = h * k
+        sp, sq = model.tails(l)
+        SP.append(sp)
+        SQ.append(sq)
+        QA.append(model.q_atom_at(l))
+    return SP, SQ, QA
+
+
+def _upper_ctd(model, h, knots, SP, SQ, balls) -> StepMeasure:
+    from flint import arb
+    n = len(knots)
+    mass = [arb(0)] * n
+    em = [(-la).exp() for la in balls]
+    total_fin = 1 - model.p_inf()
+    mass[0] = total_fin - SP[0]                       # mass at or below l_0, moved up to l_0
+    for i in range(n - 1):
+        p = SP[i] - SP[i + 1]
+        q = SQ[i] - SQ[i + 1]
+        den = em[i] - em[i + 1]
+        right = (p * em[i] - q) / den
+        mass[i + 1] = mass[i + 1] + right
+        mass[i] = mass[i] + (p - right)
+    out = np.array([max(_up(m), 0.0) for m in mass])
+    inf_mass = _up(model.p_inf() + SP[-1])
+    return StepMeasure(np.asarray(knots, dtype=np.int64), out, inf_mass, "upper")
+
+
+def _round_measure(model, h, knots, SP, kind) -> StepMeasure:
+    n = len(knots)
+    masses = []
+    for i in range(n - 1):
+        masses.append(SP[i] - SP[i + 1])
+    if kind == "upper":
+        out = np.zeros(n)
+        out[0] = max(_up(1 - model.p_inf() - SP[0]), 0.0)
+        for i, p in enumerate(masses):
+            out[i + 1] += max(_up(p), 0.0)
+        return StepMeasure(np.asarray(knots), out, _up(model.p_inf() + SP[-1]), "upper", "round")
+    out = np.zeros(n)
+    for i, p in enumerate(masses):
+        out[i] += max(_down(p), 0.0)
+    out[-1] += max(_down(SP[-1]), 0.0)
+    out[0] += _first_atom(model, h, knots)
+    out = np.array([math.nextafter(v, 0.0) if v > 0 else 0.0 for v in out])
+    return StepMeasure(np.asarray(knots), out, max(_down(model.p_inf()), 0.0), "lower", "round")
+
+
+def _first_atom(model, h: Fraction, knots) -> float:
+    """A float <= the P-mass of an atom of L lying exactly on the first knot l_0.  Both lower
+    measures are built from the masses above l_0 (S_P(l_0) = P(l_0 < L < inf)) and drop what lies at
+    or below it; an atom at l_0 itself can be kept where it is (its D-term (1 - s e^{-l_0})_+ is
+    exact, and the rest of the measure bounds D of L > l_0 alone).  Without it the (0, delta) pair,
+    whose finite loss is the single atom L = 0, had a lower measure of finite mass 0 (the engine
+    then divided by it), and randomized response lost its -eps atom."""
+    return max(_down(model.p_atom_at(h * int(knots[0]))), 0.0)
+
+
+def _deficits(SP, SQ, QA, s, D):
+    """Deficits e_i of the lower measure's knot values v_i = D_i - e_i (numeric.pld's docstring,
+    "lower measure").
+
+    Cell i carries theta_i (where the tangents of D at its two ends cross, as a fraction of the
+    cell) and Delta_i = D_{i+1} - R_i(s_{i+1}), R_i the right tangent at s_i; the interpolant of the
+    v's lies below D on the cell when f(theta) = (1 - theta) e_i + theta (e_{i+1} - Delta_i) >= 0 at
+    the true theta_i.  f is linear with f(0) = e_i >= 0, so f >= 0 at an upper end theta_hi in (0, 1]
+    of theta_i suffices (theta = 1 holds whenever e_{i+1} >= Delta_i).
+
+    First choice: e_i = min(max(G_{i-1}, G_i), tau_i) with G_i = theta_i Delta_i (the chord's gap
+    above the tangents' crossing) and tau_i = D_i - t_0(s_i) >= 0 the gap above the tangent t_0 at
+    the first knot (t_0(s) = S_P(l_0) - s S_Q(l_0)).  Keeping the points on or above t_0 keeps the
+    lower measure's total mass and Q-mass (D~(0) and D~'(0)) those of t_0, i.e. exact, where the
+    plain max rule lowered the first knots and made D~ steeper at 0: one Poisson-subsampled Gaussian
+    step of DP-SGD then carried 6.6e-7 too much Q-mass, which 14062 steps turned into a 6.6 % low
+    delta.  Then a repair pass raises e_{i+1} wherever a cell's condition fails (raising a deficit
+    never breaks another cell).  Returns exact floats."""
+    from flint import arb
+    n = len(s)
+    thetas, deltas, gaps = [], [], []
+    for i in range(n - 1):
+        qopen = SQ[i] - SQ[i + 1] - QA[i + 1]            # Q-mass of the open cell (l_i, l_{i+1})
+        delta = D[i + 1] - D[i] + SQ[i] * (s[i + 1] - s[i])
+        th = 1.0
+        if qopen > 0:
+            c = (SP[i] - SP[i + 1] - s[i + 1] * QA[i + 1]) / qopen     # P_open / Q_open, in [s_i, s_{i+1}]
+            th = max(min(_up((c - s[i]) / (s[i + 1] - s[i])), 1.0), math.ulp(0.0))
+        thetas.append(th)
+        deltas.append(delta)
+        gaps.append(max(_up(arb(th) * delta), 0.0))
+    sp0, sq0 = SP[0], SQ[0]
+    e = [0.0] * n
+    for i in range(n):
+        g = max(gaps[i - 1] if i > 0 else 0.0, gaps[i] if i < n - 1 else 0.0)
+        tau = max(_down(D[i] - sp0 + s[i] * sq0), 0.0)
+        e[i] = min(g, tau)
+    for i in range(n - 1):
+        th = arb(thetas[i])
+        if ((1 - th) * arb(e[i]) + th * (arb(e[i + 1]) - deltas[i])).lower() >= 0:
+            continue
+        dhi = max(_up(deltas[i]), 0.0)
+        if thetas[i] < 1:
+            x = deltas[i] - arb(e[i]) * ((1 - th) / th)
+            e[i + 1] = max(e[i + 1], min(max(_up(x), 0.0), dhi))
+        else:
+            e[i + 1] = max(e[i + 1], dhi)
+    return e, thetas, deltas
+
+
+def _lower_hull(model, h, knots, SP, SQ, QA, balls) -> StepMeasure:
+    """Second-order lower measure (numeric.pld's docstring); falls back to rounding down."""
+    from flint import arb
+    n = len(knots)
+    s = [la.exp() for la in balls]
+    D = [SP[i] - s[i] * SQ[i] for i in range(n)]
+    e, thetas, deltas = _deficits(SP, SQ, QA, s, D)
+    v = [D[i] - arb(e[i]) for i in range(n)]
+    w = [_down(x) for x in v]
+    # top cut: last usable knot K; beyond it D~ = 0.  Setting v_K = 0 is valid when it lowers v_K
+    # (v_K >= 0) or when the cell K-1 still holds with e_K = D_K: (1-theta) e_{K-1} + theta D_K >= G
+    K = n - 1
+    for i in range(n):
+        if w[i] <= 0:
+            K = i
+            break
+    while K > 0 and not v[K].lower() >= 0:
+        th = arb(thetas[K - 1])
+        if ((1 - th) * arb(e[K - 1]) + th * (D[K] - deltas[K - 1])).lower() >= 0:
+            break
+        K -= 1
+    if K == 0:
+        return _round_measure(model, h, knots, SP, "lower")
+    # lower convex hull (monotone chain, in float) of the point (0, P(L > l_0)) and the (s_i, w_i): the
+    # first point makes D~(0) <= P(L > l_0) hold by construction (numeric.pld's docstring); it carries no mass
+    sp0 = SP[0]
+    sp0_lo = max(_down(sp0), 0.0)
+    xs = [0.0] + [float(x.mid()) for x in s[:K + 1]]
+    ys = [sp0_lo] + w[:K] + [0.0]
+    hull = []
+    for i in range(K + 2):
+        while len(hull) >= 2:
+            a, b = hull[-2], hull[-1]
+            t1 = (xs[b] - xs[a]) * (ys[i] - ys[a])
+            t2 = (ys[b] - ys[a]) * (xs[i] - xs[a])
+            # near-collinear counts as not convex: dropping such a middle point costs ~1e-12 relative
+            # (absorbed by the verified scaling), keeping it could leave a negative exact mass
+            if t1 - t2 <= 1e-12 * (abs(t1) + abs(t2)):
+                hull.pop()
+            else:
+                break
+        hull.append(i)
+    # masses at hull vertices (knot index = point index - 1) from exact slopes (Arb)
+    ya = [arb(y) for y in ys]
+    sa = [arb(0)] + s[:K + 1]
+    slopes = [(ya[b] - ya[a]) / (sa[b] - sa[a]) for a, b in zip(hull[:-1], hull[1:])]
+    mass = np.zeros(n)
+    for t in range(1, len(hull)):
+        right = slopes[t] if t < len(slopes) else arb(0)
+        mm = sa[hull[t]] * (right - slopes[t - 1])
+        mass[hull[t] - 1] = max(_down(mm), 0.0)
+    # rigorous check: T_i = D~(s_i) <= w_i for i <= K, sum <= SP_0
+    meas = StepMeasure(np.asarray(knots), mass, max(_down(model.p_inf()), 0.0), "lower", "hull")
+    ok, scale = _verify_lower(h, knots, mass, w, K, sp0_lo)
+    if not ok:
+        return _round_measure(model, h, knots, SP, "lower")
+    if scale < 1:
+        meas.mass = mass * scale
+        meas.mass = np.array([math.nextafter(x, 0.0) if x > 0 else 0.0 for x in meas.mass])
+        meas.note = f"hull scaled by {scale:.3g}"
+    atom0 = _first_atom(model, h, knots)             # added after the check, which bounds L > l_0 only
+    if atom0 > 0:
+        meas.mass = meas.mass.copy()
+        meas.mass[0] = math.nextafter(meas.mass[0] + atom0, 0.0)
+    return meas
+
+
+def _verify_lower(h, knots, mass, w, K, sp0_lo):
+    """Check D~(s_i) <= w_i (i <= K) and total <= sp0_lo with a rigorous float recursion of
+    non-negative terms.  Returns (ok, scale): scale < 1 if masses must be scaled down."""
+    n = len(knots)
+    # factors e^{-d} and 1 - e^{-d} for the gaps, upper bounds
+    cache = {}
+
+    def fac(d):
+        if d not in cache:
+            x = M.arb_of(h * d)
+            cache[d] = (_up((-x).exp()), _up(-((-x).expm1())))
+        return cache[d]
+    T = [0.0] * n
+    E = 0.0
+    Tn = 0.0
+    for i in range(n - 2, -1, -1):
+        d = int(knots[i + 1] - knots[i])
+        e1, c1 = fac(d)
+        base = mass[i + 1] + E
+        Tn = Tn + c1 * base
+        E = e1 * base
+        T[i] = Tn
+    gam = (4 * n + 10) * U * 1.01
+    worst = 1.0
+    for i in range(K + 1):
+        t = T[i] * (1 + gam)
+        if t > w[i]:
+            if T[i] == 0 and i == K:
+                continue          # D~(s_K) = 0 by construction; K was chosen with D_K - g_{K-1} >= 0
+            if w[i] <= 0:
+                return False, 0.0
+            worst = min(worst, w[i] / t)
+    tot = math.fsum(mass.tolist()) * (1 + n * U)
+    if tot > sp0_lo:
+        worst = min(worst, sp0_lo / tot) if sp0_lo > 0 else 0.0
+    if worst < 1:
+        worst = worst * (1 - 1e-12)
+        if worst < 0.999:
+            return False, worst
+    return True, worst
+
+
+def _step_state(model, h: Fraction, lam: float, tol: float):
+    """(knots, knot balls, S_P, S_Q, Q-atoms) of one pair: what both step measures are built from."""
+    from flint import ctx
+    knots = _knots(model, h, lam, tol)
+    with ctx.workprec(M.PREC):
+        balls = _knot_balls(h, knots)
+        return (knots, balls) + tuple(_tails_at(model, h, knots, balls))
+
+
+def _step_measure(model, h: Fraction, state, kind: str, scheme: str = "interpolate") -> StepMeasure:
+    """The upper or lower step measure of one pair from its ``_step_state``."""
+    from flint import ctx
+    knots, balls, SP, SQ, QA = state
+    with ctx.workprec(M.PREC):
+        if scheme == "round":
+            return _round_measure(model, h, knots, SP, kind)
+        if kind == "upper":
+            return _upper_ctd(model, h, knots, SP, SQ, balls)
+        return _lower_hull(model, h, knots, SP, SQ, QA, balls)
+
+
+def discretise(model, h: Fraction, lam: float = 0.0, scheme: str = "interpolate", tol: float = 1e-13):
+    """(upper, lower) step measures of one dominating pair on the grid hZ."""
+    state = _step_state(model, h, lam, tol)
+    return _step_measure(model, h, state, "upper", scheme), _step_measure(model, h, state, "lower", scheme)
