@@ -10,7 +10,7 @@ from .registry import Claim, registered
 CLAIM_MODULES = ("proofs_check.claims_foundation", "proofs_check.claims_attack",
                  "proofs_check.claims_disclosure", "proofs_check.claims_semantics",
                  "proofs_check.claims_semantics_corollaries",
-                 "proofs_check.claims_errata_000", "proofs_check.claims_errata_000_words",
+                 "proofs_check.claims_errata_000", "proofs_check.claims_errata_000_referee",
                  "proofs_check.claims_errata_001",
                  "proofs_check.claims_errata_002", "proofs_check.claims_errata_003",
                  "proofs_check.claims_errata_004", "proofs_check.claims_errata_004_subsampling",

@@ -126,7 +126,7 @@ def test_flip_df_rho_alpha0_at_most(monkeypatch):
     """Toolkit side: the Gaussian's power off by 1e-9 breaks the agreement with the closed form (FAILED);
     paper side: the levels the words name (``BELOW``) taken at or above alpha_0, as 'at least alpha_0' would
     say, leave no counter-example (the ratio falls there): CONFIRMED."""
-    from proofs_check import claims_errata_000_words as W
+    from proofs_check import claims_errata_000_referee as W
     assert _status("DF-Errata-rho-alpha0-at-most") == "REFUTED"
     real = W.mp.power
     monkeypatch.setattr(W.mp, "power", lambda rec, a, d=15: real(rec, a, d) * (1 + mpmath.mpf("1e-9")))
@@ -140,7 +140,7 @@ def test_flip_df_rho_alpha0_at_most(monkeypatch):
 def test_flip_df_rejection_rates(monkeypatch):
     """Paper side: had line 301 said rejection rates of 5% or 1%, it would be right (CONFIRMED); toolkit side:
     a Z-test whose size is off breaks the agreement with the normal law (FAILED)."""
-    from proofs_check import claims_errata_000_words as W
+    from proofs_check import claims_errata_000_referee as W
     assert _status("DF-Errata-rejection-rates") == "REFUTED"
     monkeypatch.setattr(W, "RATES", ("0.05", "0.01"))
     assert _status("DF-Errata-rejection-rates") == "CONFIRMED"
@@ -152,7 +152,7 @@ def test_flip_df_rejection_rates(monkeypatch):
 def test_df_n_notation_flips_when_example2_prints_the_variance(monkeypatch):
     """Example 2 printed as N{0, Delta^2/mu^2} (the variance, Eq. (7)'s notation): read as a variance it is
     mu-GDP and is Section 4's Delta q^2/mu^2, so the notation is consistent (REFUTED -> CONFIRMED)."""
-    from proofs_check import claims_errata_000 as E
+    from proofs_check import claims_errata_000_referee as E
     assert _status("DF-Errata-N-notation") == "REFUTED"
     monkeypatch.setattr(E, "_EX2_SECOND_ARG", lambda delta, mu: delta ** 2 / mu ** 2)
     assert _status("DF-Errata-N-notation") == "CONFIRMED"
@@ -170,7 +170,7 @@ def test_df_n_notation_fails_with_a_tradeoff_off(monkeypatch):
 @flips("DF-Errata-R-domain")
 def test_df_r_domain_flips_when_the_range_is_r_gt_1(monkeypatch):
     """Section 5.1 printed with 'R > 1': no target in the printed range lacks a mu > 0 (REFUTED -> CONFIRMED)."""
-    from proofs_check import claims_errata_000 as E
+    from proofs_check import claims_errata_000_referee as E
     assert _status("DF-Errata-R-domain") == "REFUTED"
     monkeypatch.setattr(E, "_R_PRINTED_LOWER", 1)
     assert _status("DF-Errata-R-domain") == "CONFIRMED"
@@ -259,7 +259,7 @@ def test_urs_p_symbols_are_the_seeds():
     p's of the text are p_prior / p_post / p_posterior (the others are page numbers, '[16, p.66]')."""
     import re
 
-    from proofs_check import claims_errata_000_words as W
+    from proofs_check import claims_errata_000_referee as W
     from proofs_check.verdicts import seed_text
     lines = seed_text("000")
     if lines is None:
@@ -276,7 +276,7 @@ def test_urs_p_symbols_are_the_seeds():
 def test_flip_df_urs_p_over_n(monkeypatch):
     """Paper side: had Example 3 defined p (p = 1 - e^-mu), p/n would be its release probability: CONFIRMED;
     toolkit side: the URS record's 1 - f(0) off by 1e-9 breaks the agreement with Example 3: FAILED."""
-    from proofs_check import claims_errata_000_words as W
+    from proofs_check import claims_errata_000_referee as W
     assert _status("DF-Errata-URS-p-over-n") == "REFUTED"
     monkeypatch.setattr(W, "EXAMPLE3_SYMBOLS", W.EXAMPLE3_SYMBOLS + ("p",))
     assert _status("DF-Errata-URS-p-over-n") == "CONFIRMED"
