@@ -256,3 +256,23 @@ def test_no_unbounded_module_level_cache():
                 if re.search(r"lru_cache\(\s*maxsize\s*=\s*None", line) or re.search(r"@(functools\.)?cache\b", line):
                     bad.append(f"{p.relative_to(root)}:{i}")
     assert bad == [], bad
+
+
+def test_small_units():
+    """Issue #24 item 4: no module over 800 lines (derive/, numeric/, proofs_check/) and no function over 80
+    lines (derive/, numeric/)."""
+    root = Path(__file__).resolve().parent.parent
+    long_modules, long_functions = [], []
+    for d in ("derive", "numeric", "proofs_check"):
+        for p in (root / d).rglob("*.py"):
+            src = p.read_text(encoding="utf-8")
+            if src.count("\n") > 800:
+                long_modules.append(f"{p.relative_to(root)}: {src.count(chr(10))} lines")
+            if d == "proofs_check":
+                continue
+            for node in ast.walk(ast.parse(src)):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    n = node.end_lineno - node.lineno + 1
+                    if n > 80:
+                        long_functions.append(f"{p.relative_to(root)}:{node.lineno} {node.name}: {n} lines")
+    assert long_modules == [] and long_functions == [], (long_modules, long_functions)
