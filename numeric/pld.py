@@ -154,6 +154,7 @@ from derive.errors import DomainError
 
 from . import pld_mechanisms as M
 from .display import ResultDisplay
+from .solvers import bisect
 
 U = 2.0 ** -53
 A1 = 1e-12          # relative slack for numpy exp/log (assumption A1)
@@ -1018,12 +1019,7 @@ class Composition:
             lo, hi = hi, min(hi * 2, cap)
         if g(hi) > 0:
             return hi
-        for _ in range(60):
-            mid = (lo + hi) / 2
-            if g(mid) > 0:
-                lo = mid
-            else:
-                hi = mid
+        lo, hi = bisect(lambda lam: g(lam) > 0, lo, hi, steps=60)
         return (lo + hi) / 2
 
     def _tilt_for(self, d, target, mode):
