@@ -29,7 +29,8 @@ from .bridge import ONE, Exact, compile_mp, exact_of, to_mpf
 from .display import ResultDisplay
 from .inputs import alpha_exact, bound_env
 from .precision import as_mpf, evaluate_env, verified, verified_mpf
-from .profile import LOG_ALPHA_LOW, _golden_max
+from .profile import LOG_ALPHA_LOW
+from .solvers import bisect, golden_max
 
 
 @dataclass(frozen=True)
@@ -176,14 +177,8 @@ def _gaussian_optimum(record, env, digits):
             lo *= 2
         while h(hi) < 0:
             hi *= 2
-        for _ in range(mpmath.mp.prec + 20):
-            mid = (lo + hi) / 2
-            if h(mid) < 0:
-                lo = mid
-            else:
-                hi = mid
-            if hi - lo <= abs(hi) * mpmath.ldexp(1, -mpmath.mp.prec + 4):
-                break
+        lo, hi = bisect(lambda t: h(t) < 0, lo, hi, steps=mpmath.mp.prec + 20,
+                        stop=lambda lo, hi: hi - lo <= abs(hi) * mpmath.ldexp(1, -mpmath.mp.prec + 4))
         return mu, bb, ww, (lo + hi) / 2
 
     def field(which):
@@ -233,7 +228,7 @@ def _argmax(record, env):
         return to_mpf(f_fn(env))
 
     def compute():
-        u, m = _golden_max(lambda u: f_at(mpmath.exp(u)), LOG_ALPHA_LOW, 0)
+        u, m = golden_max(lambda u: f_at(mpmath.exp(u)), LOG_ALPHA_LOW, 0)
         # alpha = 1 only when it wins by more than the rounding of this precision; a near-tie is left
         # to the next precision of verified() (an endpoint decided at the first precision was final,
         # and hid interior maxima that exceed F(1) by 1e-20: classical-gaussian eps 0.1, delta 1e-10)

@@ -41,6 +41,7 @@ from .bridge import compile_mp, to_mpf
 from .display import ResultDisplay
 from .inputs import bound_env
 from .precision import verified_mpf
+from .solvers import bisect, geometric_midpoint
 
 
 @dataclass(frozen=True)
@@ -90,18 +91,10 @@ class _F:
         if self(lo) <= lo:
             raise DomainError("mechanism", "f", "a trade-off function whose fixed point c = f(c) is above "
                               "1e-1000 (this one's is smaller: the CND's tails start below 1e-1000)")
-        while hi > 2 * lo:                  # geometric bisection first: c may be 1e-500
-            mid = mpmath.sqrt(lo * hi)
-            if self(mid) > mid:
-                lo = mid
-            else:
-                hi = mid
-        for _ in range(mpmath.mp.prec + 10):  # then arithmetic, to full relative precision
-            mid = (lo + hi) / 2
-            if self(mid) > mid:
-                lo = mid
-            else:
-                hi = mid
+        above = lambda a: self(a) > a       # noqa: E731  (f(a) - a > 0: c is right of a)
+        # geometric bisection first (c may be 1e-500), then arithmetic, to full relative precision
+        lo, hi = bisect(above, lo, hi, stop=lambda lo, hi: not hi > 2 * lo, mid=geometric_midpoint)
+        lo, hi = bisect(above, lo, hi, steps=mpmath.mp.prec + 10)
         return (lo + hi) / 2
 
 

@@ -46,6 +46,7 @@ from derive.errors import DomainError
 from .bridge import Exact
 from .display import ResultDisplay
 from .precision import check_digits, verified
+from .solvers import bisect, integer_midpoint
 
 #: largest k of the binomial route (the issue asks for 10^5) and of the Laplace route (its exact pieces
 #: cost O(k^2) big-integer polynomial operations: 1.7 s and 175 MB at k = 500)
@@ -138,12 +139,8 @@ class _Law:
         if self.q_ge(atoms[hi]) >= alpha:
             lo = hi
         else:
-            while hi - lo > 1:
-                mid = (lo + hi) // 2
-                if self.q_ge(atoms[mid]) >= alpha:
-                    lo = mid
-                else:
-                    hi = mid
+            lo, hi = bisect(lambda j: self.q_ge(atoms[j]) >= alpha, lo, hi,
+                            stop=_adjacent, mid=integer_midpoint)
         a = atoms[lo]
         above = self.q_above(a)
         if above <= alpha or not self.continuous or lo == len(atoms) - 1:
@@ -181,12 +178,7 @@ class _Law:
         # atoms above 0; the answer lies in [0, top)
         cand = [zero] + [a for a in atoms if a > 0]
         lo, hi = 0, len(cand) - 1            # delta(cand[lo]) > delta >= delta(cand[hi]) = p_inf
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if self.delta(cand[mid]) > delta:
-                lo = mid
-            else:
-                hi = mid
+        lo, hi = bisect(lambda j: self.delta(cand[j]) > delta, lo, hi, stop=_adjacent, mid=integer_midpoint)
         # delta(0) is looked at last, and only when the search ended next to 0 (it is the costliest
         # query of a continuous law: every piece below the middle)
         if lo == 0 and self.delta(zero) <= delta:
@@ -205,24 +197,19 @@ def _solve_decreasing(g, target, a, b):
     """t in (a, b) with g(t) = target, g continuous and decreasing there (g(a+) >= target >= g(b-)):
     bisection to a bracket, then the Anderson-Bjorck method to the working precision."""
     eps = mpmath.mpf(2) ** (-mpmath.mp.prec + 8)
-    for _ in range(12):                       # a few bisections make the bracket tame
-        mid = (a + b) / 2
-        if g(mid) > target:
-            a = mid
-        else:
-            b = mid
+    above = lambda x: g(x) > target           # noqa: E731
+    a, b = bisect(above, a, b, steps=12)      # a few bisections make the bracket tame
     try:
         return mpmath.findroot(lambda x: g(x) - target, (a, b), solver="anderson",
                                tol=eps * (abs(target) + eps) * 0 + eps ** 2)
     except (ValueError, ZeroDivisionError):
-        lo, hi = a, b
-        for _ in range(mpmath.mp.prec + 10):
-            mid = (lo + hi) / 2
-            if g(mid) > target:
-                lo = mid
-            else:
-                hi = mid
+        lo, hi = bisect(above, a, b, steps=mpmath.mp.prec + 10)
         return (lo + hi) / 2
+
+
+def _adjacent(lo, hi):
+    """The stop of a bisection over indices: the ends are neighbours."""
+    return hi - lo <= 1
 
 
 # ----------------------------------------------------------------------------------------------

@@ -40,6 +40,7 @@ from derive.domains import parse_in
 from derive.errors import DomainError
 
 from .display import ResultDisplay
+from .solvers import bisect, geometric_midpoint, integer_midpoint
 
 #: largest noise multiplier the calibration searches (eps at sigma = 1e3 is the smallest reachable)
 SIGMA_MAX = Fraction(1000)
@@ -192,14 +193,10 @@ def calibrate_sigma(n, batch, target_eps, at_delta, *, epochs=None, steps=None, 
                 hi = cand
                 break
             lo = cand
-    while hi > lo and hi / lo - 1 > Fraction(resolution):
-        mid = Fraction(math.sqrt(lo * hi)).limit_denominator(10**9)
-        if not lo < mid < hi:
-            break
-        if eps_up(mid).eps_upper <= target:
-            hi = mid
-        else:
-            lo = mid
+    # geometric bisection on exact Fractions (a short midpoint, kept only strictly inside the bracket)
+    lo, hi = bisect(lambda s: not eps_up(s).eps_upper <= target, lo, hi,
+                    stop=lambda lo, hi: not (hi > lo and hi / lo - 1 > Fraction(resolution)),
+                    mid=lambda lo, hi: Fraction(math.sqrt(lo * hi)).limit_denominator(10**9), strict=True)
     # report a short decimal: hi rounded up to 5 significant digits (more noise: eps can only fall,
     # but the engine's upper end is re-evaluated there, and the next decimal up is tried if it does not
     # meet the target, so the returned sigma is one whose certified eps was seen to meet it)
@@ -236,12 +233,9 @@ def _clt_sigma(q: Fraction, T: int, target, at_delta) -> Fraction:
 
     from . import mp
     lo, hi = mpmath.mpf("1e-6"), mpmath.mpf(100)
-    for _ in range(60):                                     # eps of G_mu at delta increases with mu
-        mid = mpmath.sqrt(lo * hi)
-        if mp.profile_eps(derive.gaussian(mpmath.nstr(mid, 15)), at_delta, 8) > target:
-            hi = mid
-        else:
-            lo = mid
+    # eps of G_mu at delta increases with mu
+    lo, hi = bisect(lambda mu: not mp.profile_eps(derive.gaussian(mpmath.nstr(mu, 15)), at_delta, 8) > target,
+                    lo, hi, steps=60, mid=geometric_midpoint)
     # mu = q sqrt(T expm1(1/s^2))  =>  1/s^2 = log1p((mu/q)^2 / T)
     x = mpmath.log1p((lo / (mpmath.mpf(q.numerator) / q.denominator)) ** 2 / T)
     return Fraction(float(1 / mpmath.sqrt(x))).limit_denominator(10**6)
@@ -261,10 +255,5 @@ def max_epochs(n, batch, sigma, target_eps, at_delta, *, sampling="poisson", lim
         lo, hi = hi, hi * 2
         if hi > limit:
             return lo
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if ok(mid):
-            lo = mid
-        else:
-            hi = mid
+    lo, hi = bisect(ok, lo, hi, stop=lambda lo, hi: hi - lo <= 1, mid=integer_midpoint)
     return lo

@@ -27,6 +27,7 @@ from derive.tradeoff import TradeOff, eps_prime
 
 from . import mp as _mp
 from .bridge import compile_fp, fp_call
+from .solvers import illinois
 
 __all__ = ["evaluate", "tradeoff", "power", "log_tradeoff", "log_power", "profile_delta", "log_profile_delta",
            "profile_eps", "conjugate", "inverse", "symmetrized", "tradeoff_from_profile"]
@@ -236,26 +237,7 @@ def profile_eps(record: TradeOff, delta):
         todo &= ~over
     glo = g(lo, target)
     a, b, ga, gb = lo[todo], hi[todo], glo[todo], ghi[todo]
-    t = target[todo]
-    side = np.zeros(a.shape)
-    for _ in range(200):
-        width = b - a
-        if not (width > 4 * np.finfo(float).eps * np.maximum(np.abs(b), 1e-300)).any():
-            break
-        finite = np.isfinite(ga) & np.isfinite(gb) & (ga != gb)
-        with np.errstate(all="ignore"):
-            x = np.where(finite, b - gb * (b - a) / (gb - ga), (a + b) / 2)
-        bad = ~((x > a) & (x < b))
-        x = np.where(bad, (a + b) / 2, x)
-        gx = g(x, t)
-        right = gx <= 0                                   # the root is left of x: x becomes b
-        # Illinois: halve the stale end's value when the same end is kept twice
-        ga = np.where(right & (side == 1), ga / 2, ga)
-        gb = np.where(~right & (side == -1), gb / 2, gb)
-        a, ga = np.where(right, a, x), np.where(right, ga, gx)
-        b, gb = np.where(right, x, b), np.where(right, gx, gb)
-        side = np.where(right, 1, -1)
-    out[todo] = b
+    out[todo] = illinois(g, a, b, ga, gb, target[todo], iterations=200)
     return _result(out.reshape(np.shape(d)))
 
 

@@ -40,6 +40,7 @@ from .bridge import Exact, compile_mp, exact_of, to_mpf
 from .display import ResultDisplay
 from .inputs import bound_env
 from .precision import verified
+from .solvers import bisect, golden_max
 
 NAMES = dfun.FUNCTIONALS
 METHODS = ("auto", "sympy", "quadrature")
@@ -179,14 +180,7 @@ def _kink(G, c, a, b):
             hi *= 2
     if not s(lo) > 0 or not s(hi) < 0:
         return None
-    for _ in range(mpmath.mp.prec + 20):
-        mid = (lo + hi) / 2
-        if mid == lo or mid == hi:
-            break
-        if s(mid) > 0:
-            lo = mid
-        else:
-            hi = mid
+    lo, hi = bisect(lambda x: s(x) > 0, lo, hi, steps=mpmath.mp.prec + 20, strict=True)
     return (lo + hi) / 2
 
 
@@ -283,7 +277,6 @@ def tv(record: TradeOff, digits: int = 15, method: str = "auto") -> Value:
 
 #: log(lambda - 1) range searched for the zCDP supremum
 _U_LOW, _U_HIGH = -24, 24
-_GOLDEN = (3 - mpmath.sqrt(5)) / 2
 
 
 def zcdp(record: TradeOff, digits: int = 15, method: str = "auto") -> Value:
@@ -394,22 +387,10 @@ def _renyi_quadrature_at(record, lam):
 
 
 def _golden(h, lo, hi):
-    """max of a unimodal h on [lo, hi] by golden section (the value, to the working precision)."""
-    g = mpmath.mpf(_GOLDEN)
-    a, b = mpmath.mpf(lo), mpmath.mpf(hi)
-    c, d = a + g * (b - a), b - g * (b - a)
-    hc, hd = h(c), h(d)
-    tol = mpmath.ldexp(1, -(mpmath.mp.prec // 2 + 8))
-    while b - a > tol * max(1, abs(a), abs(b)):
-        if hc >= hd:
-            b, d, hd = d, c, hc
-            c = a + g * (b - a)
-            hc = h(c)
-        else:
-            a, c, hc = c, d, hd
-            d = b - g * (b - a)
-            hd = h(d)
-    return max(hc, hd, h(lo), h(hi))
+    """max of a unimodal h on [lo, hi] by golden section (the value, to the working precision), the ends
+    included."""
+    _, best = golden_max(h, lo, hi)
+    return max(best, h(lo), h(hi))
 
 
 def link(record: TradeOff, to: str, *, at_delta=None, order=None, digits: int = 15, method: str = "auto") -> Value:

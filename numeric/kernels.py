@@ -26,6 +26,8 @@ from statistics import NormalDist
 
 import mpmath
 
+from .solvers import newton
+
 
 def _log_sqrt_2pi():
     return mpmath.log(2 * mpmath.pi) / 2
@@ -99,22 +101,18 @@ def log_ncdf(x):
 
 def _newton_quantile(log_p, x0):
     """Solve log Phi(x) = log_p (log_p <= log 1/2) by Newton from x0."""
-    x = mpmath.mpf(x0)
     prec = mpmath.mp.prec
     c = _log_sqrt_2pi()
-    # quadratic convergence: once a step is below sqrt(tol), one more step reaches tol
-    tol = mpmath.ldexp(1, -(prec - 4) // 2)
-    for _ in range(200):
-        lphi = log_ncdf(x)
+
+    def step(x):
         # h(x) = log Phi(x) - log p,  h'(x) = phi(x)/Phi(x)
-        step = (lphi - log_p) * mpmath.exp(lphi + x * x / 2 + c)
-        x -= step
-        if abs(step) <= tol * max(abs(x), 1):
-            # one more step makes the last one quadratically small
-            lphi = log_ncdf(x)
-            x -= (lphi - log_p) * mpmath.exp(lphi + x * x / 2 + c)
-            return x
-    raise ArithmeticError("ndtri: Newton iteration did not converge")
+        lphi = log_ncdf(x)
+        return (lphi - log_p) * mpmath.exp(lphi + x * x / 2 + c)
+    # quadratic convergence: once a step is below sqrt(tol), one more step (the polish) reaches tol
+    try:
+        return newton(step, mpmath.mpf(x0), mpmath.ldexp(1, -(prec - 4) // 2), steps=200, polish=True)
+    except ArithmeticError:
+        raise ArithmeticError("ndtri: Newton iteration did not converge") from None
 
 
 def _float_start(log_p):

@@ -180,6 +180,7 @@ from .pld_fft import (
     compose_fft,
     grid_bounds,
 )
+from .solvers import bisect
 
 __all__ = [
     # the API
@@ -406,12 +407,7 @@ class Composition:
             lo, hi = hi, min(hi * 2, cap)
         if g(hi) > 0:
             return hi
-        for _ in range(60):
-            mid = (lo + hi) / 2
-            if g(mid) > 0:
-                lo = mid
-            else:
-                hi = mid
+        lo, hi = bisect(lambda lam: g(lam) > 0, lo, hi, steps=60)
         return (lo + hi) / 2
 
     def _tilt_for(self, d, target, mode):

@@ -27,32 +27,10 @@ from derive.tradeoff import TradeOff, eps_prime
 
 from .bridge import ONE, ZERO, Exact, compile_mp, exact_of, to_mpf
 from .inputs import alpha_exact, bound_env
+from .solvers import bisect, golden_max, newton_in_bracket
 
 #: log(alpha) range searched by the numerical suprema: alpha in [1e-100000, 1]
 LOG_ALPHA_LOW = -230259
-_GOLDEN = (3 - mpmath.sqrt(5)) / 2
-
-
-def _golden_max(h, lo, hi, iterations=None):
-    """Maximise a unimodal h on [lo, hi] (mpf), returning (argmax, max)."""
-    prec = mpmath.mp.prec
-    g = mpmath.mpf(_GOLDEN)
-    a, b = mpmath.mpf(lo), mpmath.mpf(hi)
-    c, d = a + g * (b - a), b - g * (b - a)
-    hc, hd = h(c), h(d)
-    tol = mpmath.ldexp(1, -(prec // 2 + 8))
-    for _ in range(iterations or 4 * prec + 200):
-        if b - a <= tol * max(1, abs(a), abs(b)):
-            break
-        if hc >= hd:
-            b, d, hd = d, c, hc
-            c = a + g * (b - a)
-            hc = h(c)
-        else:
-            a, c, hc = c, d, hd
-            d = b - g * (b - a)
-            hd = h(d)
-    return (c, hc) if hc >= hd else (d, hd)
 
 
 def _sup_concave(record: TradeOff, slope_fn):
@@ -84,7 +62,7 @@ def _sup_concave(record: TradeOff, slope_fn):
             value, noise = h_at(a)
             if to_mpf(value) > to_mpf(best) + noise:
                 best = value
-        u, _ = _golden_max(lambda u: to_mpf(h_at(mpmath.exp(u))[0]), LOG_ALPHA_LOW, 0)
+        u, _ = golden_max(lambda u: to_mpf(h_at(mpmath.exp(u))[0]), LOG_ALPHA_LOW, 0)
         value, noise = h_at(mpmath.exp(u))
         if value > to_mpf(best) + noise:
             best = value
@@ -173,14 +151,7 @@ def eps_at(record: TradeOff, delta, digits: int):
         tol = mpmath.ldexp(1, -mpmath.mp.prec + 6)
         if slope is not None:
             return _newton_in_bracket(lo, hi, tol)
-        for _ in range(mpmath.mp.prec + 64):
-            if hi - lo <= tol * hi:
-                break
-            mid = (lo + hi) / 2
-            if above(mid):
-                lo = mid
-            else:
-                hi = mid
+        _, hi = bisect(above, lo, hi, steps=mpmath.mp.prec + 64, stop=lambda lo, hi: hi - lo <= tol * hi)
         return hi
 
     # a closed-form profile: Newton on log delta(eps) = log(target) inside the bracket (delta is
@@ -193,27 +164,18 @@ def eps_at(record: TradeOff, delta, digits: int):
 
     def _newton_in_bracket(lo, hi, tol):
         log_t = mpmath.log(to_mpf(target))
-        x = (lo + hi) / 2
-        for _ in range(mpmath.mp.prec + 64):
+
+        def probe(x):
             d = to_mpf(value({eps_prime: x}))
-            if d > to_mpf(target):
-                lo = x
-            else:
-                hi = x
-            if hi - lo <= tol * hi:
-                return hi
-            step = None
-            if d > 0:
-                dd = to_mpf(slope({eps_prime: x}))
-                if dd < 0:
-                    step = (mpmath.log(d) - log_t) * d / dd
-            nxt = x - step if step is not None else None
-            if nxt is None or not lo < nxt < hi:
-                nxt = (lo + hi) / 2
-            elif abs(step) <= tol * abs(x):
-                return nxt
-            x = nxt
-        return hi
+
+            def step():
+                if d > 0:
+                    dd = to_mpf(slope({eps_prime: x}))
+                    if dd < 0:
+                        return (mpmath.log(d) - log_t) * d / dd
+                return None
+            return d > to_mpf(target), step
+        return newton_in_bracket(probe, lo, hi, tol, mpmath.mp.prec + 64)
     return compute
 
 
@@ -240,14 +202,8 @@ def inverse_at(record: TradeOff, alpha, digits: int):
             return ZERO
         lo, hi = mpmath.mpf(LOG_ALPHA_LOW), mpmath.mpf(0)
         tol = mpmath.ldexp(1, -mpmath.mp.prec + 6)
-        for _ in range(mpmath.mp.prec + 64):
-            if hi - lo <= tol * max(1, abs(hi)):
-                break
-            mid = (lo + hi) / 2
-            if at_most(mpmath.exp(mid)):
-                hi = mid
-            else:
-                lo = mid
+        _, hi = bisect(lambda u: not at_most(mpmath.exp(u)), lo, hi, steps=mpmath.mp.prec + 64,
+                       stop=lambda lo, hi: hi - lo <= tol * max(1, abs(hi)))
         return mpmath.exp(hi)
     return compute
 
@@ -284,6 +240,6 @@ def from_profile_at(delta_of_eps: sp.Expr, alpha, digits: int):
         values = [g(e) for e in grid]
         k = max(range(65), key=lambda i: values[i])
         lo, hi = grid[max(k - 1, 0)], grid[min(k + 1, 64)]
-        _, m = _golden_max(g, lo, hi)
+        _, m = golden_max(g, lo, hi)
         return max(m, values[k])
     return compute

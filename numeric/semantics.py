@@ -26,6 +26,7 @@ from .bridge import exact_of
 from .display import ResultDisplay
 from .precision import evaluate_env
 from .risk import DEFAULT_PRIOR, prior_env
+from .solvers import bisect, integer_midpoint
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,7 @@ def zcdp_eps_prime(rho_total, delta_prime, conversion: str = "bun-steinke", digi
     from .bridge import compile_mp
     from .composition import CONVERSIONS, _cks
     from .precision import verified_mpf
-    from .profile import _golden_max
+    from .solvers import golden_max
     if conversion not in CONVERSIONS:
         raise DomainError("conversion", conversion, "one of " + ", ".join(CONVERSIONS))
     r = parse_in("rho_positive", rho_total, "rho")
@@ -148,7 +149,7 @@ def zcdp_eps_prime(rho_total, delta_prime, conversion: str = "bun-steinke", digi
         def h(log_d):
             d = mpmath.exp(log_d)
             return -ep({EPS: eps_c(d), DELTA: d, S.delta_p: exact_of(dp)})
-        arg, best = _golden_max(h, top - 700, top - mpmath.mpf(10) ** -12)
+        arg, best = golden_max(h, top - 700, top - mpmath.mpf(10) ** -12)
         found["delta"] = mpmath.exp(arg)
         return -best
     value = verified_mpf(compute, digits)
@@ -182,9 +183,7 @@ def releases_until(rho, delta_prime, threshold, bound: str = "posterior", prior=
         lo, hi = hi, 2 * hi
         if hi > max_releases:
             raise DomainError("threshold", threshold, f"a level reached within {max_releases} releases")
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (mid, hi) if not above(mid) else (lo, mid)
+    lo, hi = bisect(lambda k: not above(k), lo, hi, stop=lambda lo, hi: hi - lo <= 1, mid=integer_midpoint)
     return ReleasesUntil(k=hi, bound_at_k=value(hi), bound_before=value(hi - 1) if hi > 1 else None, digits=20)
 
 

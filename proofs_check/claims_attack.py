@@ -22,6 +22,7 @@ from numeric import attack as N
 from numeric import auc as NA
 from numeric import mp
 from numeric.inputs import alpha_exact
+from numeric.solvers import bisect
 
 from .claims_foundation import combine
 from .grid import brute_max, laplace_cdf, laplace_sf, normal_cdf, normal_isf, normal_sf
@@ -231,13 +232,7 @@ def _gauss_stationary_root(d, beta2):
     """t solving Phibar(t - d) = e^{t d - d^2/2} (Phibar(t) + beta^2) (plain mpmath, bisection on the
     log of both sides; LHS/RHS falls from +inf to 0, so the root is bracketed)."""
     g = lambda t: mpmath.log(normal_sf(t - d)) - (t * d - d * d / 2) - mpmath.log(normal_sf(t) + beta2)  # noqa: E731
-    lo, hi = mpmath.mpf(-60), d + 60
-    for _ in range(mpmath.mp.prec + 20):
-        mid = (lo + hi) / 2
-        if g(mid) > 0:
-            lo = mid
-        else:
-            hi = mid
+    lo, hi = bisect(lambda t: g(t) > 0, mpmath.mpf(-60), d + 60, steps=mpmath.mp.prec + 20)
     return (lo + hi) / 2
 
 

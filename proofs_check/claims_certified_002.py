@@ -23,6 +23,7 @@ import mpmath
 import sympy as sp
 
 from derive import symbols as sy
+from numeric.solvers import bisect
 
 from . import certified as C
 
@@ -461,14 +462,10 @@ def _t27_upper_bracket(D, d):
         hi *= 2
     else:
         return None
-    lo = sp.Integer(0)
-    while hi - lo > hi * T27_BRACKET:
-        mid = (lo + hi) / 2
+    def below(mid):                       # not certified D(mid) <= d: the root may be right of mid
         b = C._enclose(slack, {eps_prime: mid}, C.START_BITS)
-        if b is not None and b >= 0:
-            hi = mid
-        else:
-            lo = mid
+        return not (b is not None and b >= 0)
+    _, hi = bisect(below, sp.Integer(0), hi, stop=lambda lo, hi: not hi - lo > hi * T27_BRACKET)
     return hi
 
 

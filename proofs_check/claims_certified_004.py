@@ -19,6 +19,7 @@ import mpmath
 import sympy as sp
 
 from derive import symbols as sy
+from numeric.solvers import bisect
 
 from . import certified as C
 
@@ -444,13 +445,7 @@ def _eq41_lambda(ws, a, b, target: float) -> sp.Rational:
     p = (w * np.exp(-(xs - np.array([float(v) for v in a])[:, None]) ** 2 / 2)).sum(0) / np.sqrt(2 * np.pi)
     q = (w * np.exp(-(xs - np.array([float(v) for v in b])[:, None]) ** 2 / 2)).sum(0) / np.sqrt(2 * np.pi)
     ratio = np.log(q) - np.log(p)
-    u_lo, u_hi = -60.0, 60.0
-    for _ in range(100):
-        u = (u_lo + u_hi) / 2
-        if p[ratio > u].sum() * dx > target:
-            u_lo = u
-        else:
-            u_hi = u
+    u_lo, u_hi = bisect(lambda u: p[ratio > u].sum() * dx > target, -60.0, 60.0, steps=100)
     return sp.Rational(mpmath.nstr(mpmath.exp((u_lo + u_hi) / 2), 12, min_fixed=-mpmath.inf, max_fixed=mpmath.inf))
 
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import mpmath
 
+from numeric.solvers import bisect_array
+
 from .outcomes import agreement
 from .registry import claim
 from .status import CONFIRMED, FAILED, Outcome
@@ -52,12 +54,8 @@ def _brute_hull(f, p, xs):
     def fp(x):
         return p * f(x) + (1 - p) * (1 - x)
     grid = np.union1d(np.linspace(0.0, 1.0, 20001), np.asarray(xs, dtype=float))
-    lo, hi = np.zeros_like(grid), np.ones_like(grid)
     target = grid
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        above = fp(mid) > target
-        lo, hi = np.where(above, mid, lo), np.where(above, hi, mid)
+    lo, hi = bisect_array(lambda mid: fp(mid) > target, np.zeros_like(grid), np.ones_like(grid), 60)
     inv = np.where(target >= fp(np.zeros(1))[0], 0.0, (lo + hi) / 2)
     ys = np.minimum(fp(grid), inv)
     hull = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 import mpmath
 
 import derive
+from numeric.solvers import bisect, golden_max, newton
 
 ALPHA_GRID = ("0", "1e-1000", "1e-300", "1e-100", "1e-30", "1e-10", "1e-5", "0.001", "0.01",
               "0.05", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "0.99",
@@ -71,20 +72,13 @@ def normal_isf(p):
         return mpmath.mpf(0)
     target = mpmath.log(p)
     lo, hi = mpmath.mpf(0), mpmath.sqrt(-2 * target) + 1   # P(Z > hi) < e^{-hi^2/2} < p
-    for _ in range(16):   # a bracket of width < hi/2^16, then Newton (monotone from either side)
-        mid = (lo + hi) / 2
-        if mpmath.log(normal_sf(mid)) > target:
-            lo = mid
-        else:
-            hi = mid
-    z = (lo + hi) / 2
-    for _ in range(40):   # Newton on log P(Z > z) - log p; derivative -phi(z)/P(Z > z)
+    # a bracket of width < hi/2^16, then Newton (monotone from either side)
+    lo, hi = bisect(lambda z: mpmath.log(normal_sf(z)) > target, lo, hi, steps=16)
+
+    def step(z):          # Newton on log P(Z > z) - log p; derivative -phi(z)/P(Z > z)
         sf = normal_sf(z)
-        step = (mpmath.log(sf) - target) * sf / mpmath.npdf(z)
-        z += step
-        if abs(step) <= mpmath.eps * max(1, abs(z)) * 4:
-            break
-    return z
+        return -((mpmath.log(sf) - target) * sf / mpmath.npdf(z))
+    return newton(step, (lo + hi) / 2, mpmath.eps * 4, steps=40, polish=False, strict=False)
 
 
 def laplace_cdf(x, loc=0, scale=1):
@@ -110,19 +104,5 @@ def brute_max(h, lo, hi, grid: int = 200, iterations: int = 400, smooth: bool = 
     vs = [h(x) for x in xs]
     k = max(range(grid + 1), key=lambda i: vs[i])
     a, b = xs[max(k - 1, 0)], xs[min(k + 1, grid)]
-    g = (mpmath.sqrt(5) - 1) / 2
-    c, d = b - g * (b - a), a + g * (b - a)
-    hc, hd = h(c), h(d)
-    for _ in range(iterations):
-        if b - a <= (mpmath.sqrt(mpmath.eps) if smooth else mpmath.eps) * 16 * max(1, abs(a), abs(b)):
-            break
-        if hc > hd:
-            b, d, hd = d, c, hc
-            c = b - g * (b - a)
-            hc = h(c)
-        else:
-            a, c, hc = c, d, hd
-            d = a + g * (b - a)
-            hd = h(d)
-    best = max(((xs[k], vs[k]), (c, hc), (d, hd)), key=lambda t: t[1])
-    return best
+    refined = golden_max(h, a, b, iterations, rel_tol=(mpmath.sqrt(mpmath.eps) if smooth else mpmath.eps) * 16)
+    return max(((xs[k], vs[k]), refined), key=lambda t: t[1])

@@ -14,6 +14,8 @@ from typing import Callable, Iterable
 import mpmath
 import sympy as sp
 
+from numeric.solvers import golden_max
+
 from .status import CONFIRMED, FAILED, INCONCLUSIVE, PROVEN, REFUTED, Outcome
 
 # ---------------------------------------------------------------------------- SymPy decisions
@@ -147,9 +149,6 @@ def agreement(rows: Iterable, tolerance, detail: str, extra_points: int = 0,
 
 # ---------------------------------------------------------------------------- inequality sweeps
 
-_GOLD = (math.sqrt(5) - 1) / 2
-
-
 def minimise(margin: Callable[[float], "mpmath.mpf"], lo: float, hi: float, grid: int = 41,
              starts: int = 3, iterations: int = 30):
     """Adversarial search for the smallest ``margin(t)`` on ``[lo, hi]``.
@@ -172,14 +171,7 @@ def minimise(margin: Callable[[float], "mpmath.mpf"], lo: float, hi: float, grid
     order = sorted(range(grid), key=lambda i: seen[ts[i]])[:starts]
     for i in order:
         a, b = ts[max(i - 1, 0)], ts[min(i + 1, grid - 1)]
-        c, d = b - _GOLD * (b - a), a + _GOLD * (b - a)
-        for _ in range(iterations):
-            if m(c) < m(d):
-                b, d = d, c
-                c = b - _GOLD * (b - a)
-            else:
-                a, c = c, d
-                d = a + _GOLD * (b - a)
+        golden_max(lambda t: -m(t), float(a), float(b), iterations, rel_tol=0.0)   # fills ``seen``
     t_worst = min(seen, key=lambda t: seen[t])
     return seen[t_worst], t_worst, len(seen)
 

@@ -34,6 +34,7 @@ from numeric import semantics as NS
 from numeric.bridge import exact_of
 from numeric.precision import evaluate_env
 from numeric.risk import prior_env
+from numeric.solvers import bisect
 
 from .rounding import mark
 
@@ -127,11 +128,8 @@ def _example_4_2():
     ep = 4 * mpmath.atanh(mpmath.mpf(1) / 5)
     total_eps = mp_eval(S.eps_from_eps_prime(), {"eps'": ep})
     # the largest eps0 whose 12-fold optimal composition at delta = 1e-6 stays within total_eps
-    lo, hi = mpmath.mpf(0), total_eps
-    for _ in range(80):
-        mid = (lo + hi) / 2
-        got = NC.optimal_eps(sp.Rational(mpmath.nstr(mid, 30)), 12, "1e-6", 20)
-        lo, hi = (mid, hi) if got <= total_eps else (lo, mid)
+    lo, _ = bisect(lambda e0: NC.optimal_eps(sp.Rational(mpmath.nstr(e0, 30)), 12, "1e-6", 20) <= total_eps,
+                   mpmath.mpf(0), total_eps, steps=80)
     kr = mpmath.log(mpmath.mpf(3) / 2) / 12
     factor = lo / kr
     return [_entry("KZ-Ex4.2:factor-two", "2", factor,

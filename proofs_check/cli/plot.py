@@ -607,10 +607,9 @@ def _semantics_pure_series(args, given, out, data, digits):
                 continue
             # the bound grows with k (each composed eps does), so the first k above 0.8 lies in
             # (ks[i-1], ks[i]]: bisection over the integers
-            lo, hi = (ks[i - 1] if i > 0 else 0), ks[i]
-            while hi - lo > 1:
-                mid = (lo + hi) // 2
-                lo, hi = (lo, mid) if bound(mid) > mpmath.mpf("0.8") else (mid, hi)
+            from numeric.solvers import bisect, integer_midpoint
+            lo, hi = bisect(lambda k: not bound(k) > mpmath.mpf("0.8"), (ks[i - 1] if i > 0 else 0), ks[i],
+                            stop=lambda lo, hi: hi - lo <= 1, mid=integer_midpoint)
             crossings.append(f"{label}: posterior bound > 0.8 first at k = {hi}")
     title = (f"posterior upper bound after k pure {eps0}-DP queries, probability >= 1 - {args.delta_prime} "
              f"(composed at delta = {delta}; Theorem 3.9)")
