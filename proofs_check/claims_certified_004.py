@@ -60,6 +60,19 @@ def _band_parameters(rec, k: int):
     return 2 * k * kl / sp.sqrt(var), c * k * kb3 / var ** sp.Rational(3, 2)
 
 
+def _rr_laws(eps: sp.Rational, k: int):
+    """The exact laws of k randomized responses, P(S = j) = C(k, j) e^{eps (k - j)}/(1 + e^eps)^k and Q(S = j) =
+    C(k, j) e^{eps j}/(1 + e^eps)^k (SymPy), and P's masses as 30-digit floats (to choose indices only)."""
+    E = sp.exp(eps)
+    den = (1 + E) ** k
+    P = [sp.binomial(k, j) * E ** (k - j) / den for j in range(k + 1)]
+    Q = [sp.binomial(k, j) * E ** j / den for j in range(k + 1)]
+    with mpmath.workdps(30):
+        e = mpmath.exp(mpmath.mpf(eps.p) / eps.q)
+        pv = [mpmath.binomial(k, j) * e ** (k - j) / (1 + e) ** k for j in range(k + 1)]
+    return P, Q, pv
+
+
 def _rr_composition(eps: sp.Rational, k: int, alpha: sp.Rational):
     """f_{eps,0}^(x)k at alpha as an exact SymPy expression (or None when the piece is not certified).
 
@@ -69,13 +82,8 @@ def _rr_composition(eps: sp.Rational, k: int, alpha: sp.Rational):
     g = (alpha - P(S > s))/P(S = s) at S = s, where P(S > s) <= alpha <= P(S >= s), and
     f(alpha) = Q(S < s) + (1 - g) Q(S = s).  The index s is chosen by floating point and its two
     inequalities certified by arb (at a tie both neighbours give the same value: f is continuous)."""
-    E = sp.exp(eps)
-    den = (1 + E) ** k
-    P = [sp.binomial(k, j) * E ** (k - j) / den for j in range(k + 1)]
-    Q = [sp.binomial(k, j) * E ** j / den for j in range(k + 1)]
+    P, Q, pv = _rr_laws(eps, k)
     with mpmath.workdps(30):
-        e = mpmath.exp(mpmath.mpf(eps.p) / eps.q)
-        pv = [mpmath.binomial(k, j) * e ** (k - j) / (1 + e) ** k for j in range(k + 1)]
         a = mpmath.mpf(alpha.p) / alpha.q
         tail, guess = mpmath.mpf(0), 0
         for s in range(k, -1, -1):
@@ -123,13 +131,7 @@ def _band_cells(eps, k: int, mu, gamma, exact: bool) -> C.CellReport:
         return rep
     env = {_MU: C._enclose(mu, {}, 128), _GAM: C._enclose(gamma, {}, 128)}
     g_mid = C._mpf(env[_GAM].mid())
-    E = sp.exp(eps)
-    den = (1 + E) ** k
-    P = [sp.binomial(k, j) * E ** (k - j) / den for j in range(k + 1)]
-    Q = [sp.binomial(k, j) * E ** j / den for j in range(k + 1)]
-    with mpmath.workdps(30):
-        e = mpmath.exp(mpmath.mpf(eps.p) / eps.q)
-        pv = [mpmath.binomial(k, j) * e ** (k - j) / (1 + e) ** k for j in range(k + 1)]
+    P, Q, pv = _rr_laws(eps, k)
     lines_cache, f_cache = {}, {}
 
     def line(s):
