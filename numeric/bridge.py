@@ -34,12 +34,13 @@ from . import kernels
 class Exact:
     """An exact rational p/q (q > 0), kept unreduced: no gcd on huge integers."""
 
-    __slots__ = ("p", "q")
+    __slots__ = ("p", "q", "_rounded")
 
     def __init__(self, p: int, q: int = 1):
         if q < 0:
             p, q = -p, -q
         self.p, self.q = p, q
+        self._rounded = None        # (prec, mpf) of the last ``mpf()``: a constant leaf is rounded once per precision
 
     def __add__(self, o):
         return Exact(self.p * o.q + o.p * self.q, self.q * o.q)
@@ -64,9 +65,13 @@ class Exact:
 
     def mpf(self):
         """The nearest mpf at the working precision (two roundings, < 2 ulp)."""
-        wp = mpmath.mp.prec + 10
-        return mpmath.mpf(mpf_div(_int_mpf(self.p, wp), _int_mpf(self.q, wp),
-                                  mpmath.mp.prec, round_nearest))
+        prec = mpmath.mp.prec
+        if self._rounded is not None and self._rounded[0] == prec:
+            return self._rounded[1]
+        wp = prec + 10
+        value = mpmath.mpf(mpf_div(_int_mpf(self.p, wp), _int_mpf(self.q, wp), prec, round_nearest))
+        self._rounded = (prec, value)
+        return value
 
     def to_rational(self) -> sp.Rational:
         return sp.Rational(self.p, self.q)
@@ -234,7 +239,9 @@ def _add(expr, naive):
                 inexact.append(v)
         if not inexact:
             return exact
-        total = mpmath.fsum(inexact)
+        # one or two terms: the correctly rounded sum is what fsum would return, without its overhead
+        total = +inexact[0] if len(inexact) == 1 else (inexact[0] + inexact[1] if len(inexact) == 2
+                                                         else mpmath.fsum(inexact))
         return total + exact.mpf() if exact.p else total
     return add
 
@@ -254,7 +261,10 @@ def _mul(expr, naive):
             return exact
         if exact.p == 0 and not any(mpmath.isinf(v) for v in inexact):
             return ZERO
-        return mpmath.fprod(inexact) * exact.mpf() if exact.cmp(ONE) else mpmath.fprod(inexact)
+        # fprod rounds each partial product at the working precision: (+a) * b is the same for two factors
+        prod = +inexact[0] if len(inexact) == 1 else ((+inexact[0]) * inexact[1] if len(inexact) == 2
+                                                      else mpmath.fprod(inexact))
+        return prod * exact.mpf() if exact.p != exact.q else prod
     return mul
 
 

@@ -505,7 +505,7 @@ def _mha_c():
     # Y1 = r + an independent copy: int P(|Y0| < |y|) p(y - r) dy, P(|Y0| < t) = 1 - (1 + t/2) e^-t
     def rows():
         for shift in _SHIFTS:
-            with mpmath.workdps(45):
+            with mpmath.workdps(36):
                 r = mpmath.mpf(shift)
 
                 def inside(t):

@@ -262,15 +262,15 @@ def _lxm_min_f():
 _RHO_P, _W = "0.5", "0.5"
 
 
-def _f_prior(eps, beta, th):
-    """f = ((1 - rho_p) GSR + beta^2)/RSR at threshold theta (App. 10.5.1's objective, F = (1 + beta^2)/(1 + f)):
-    GSR from the Laplace tail of Q(D') = 0 (plain mpmath), RSR through the toolkit as the power of the
-    Neyman-Pearson test of Laplace(eps) at level GSR."""
+def _f_prior(eps, beta, th, w=_W, digits=DIG):
+    """f = (w GSR + beta^2)/RSR at threshold theta, w = 1 - rho_p (App. 10.5.1's objective, F = (1 + beta^2)/(1 + f);
+    w = 1 is App. 10.3's): GSR from the Laplace tail of Q(D') = 0 (plain mpmath), RSR through the toolkit as the
+    power of the Neyman-Pearson test of Laplace(eps) at level GSR, to ``digits`` digits."""
     with mpmath.workdps(WDPS):
         gsr = laplace_sf(mpmath.mpf(th), 0, 1 / _mpf(eps))
-    rsr = mp.power(derive.laplace(eps), _dec(gsr, 40), DIG)
+    rsr = mp.power(derive.laplace(eps), _dec(gsr, 45), digits)
     with mpmath.workdps(WDPS):
-        return ((1 - _mpf(_RHO_P)) * gsr + _mpf(beta) ** 2) / rsr, gsr, rsr
+        return (_mpf(w) * gsr + _mpf(beta) ** 2) / rsr, gsr, rsr
 
 
 def _rsr_row(eps, th):
@@ -482,3 +482,92 @@ def _lxm_gauss_variance():
                       "(2o - Q(D) - Q(D'))/(4 log(1.25/delta) DQ)) and lambda the same with o -> theta",
                       counterexample, corrected, "SymPy on the printed and the normal densities, mpmath quadrature, "
                       "mp.tradeoff of derive.classical_gaussian", kind="formula")
+
+
+# ------------------------------------------------- Appendices 10.3 and 10.5.1: the derivative at the interval ends
+#: the interval ends theta = Q(D) = 1 and Q(D') = 0 (Delta Q = 1, scale 1/eps), the cases (eps, beta, w = 1 - rho_p):
+#: w = 1 is App. 10.3 (no prior), w = 1/2 App. 10.5.1 (rho_p = 1/2)
+_ENDS_CASES = (("2", "1", "1"), ("0.5", "2", "1"), ("2", "1", "0.5"), ("3", "0.5", "0.5"))
+#: central-difference step and the digits asked of the toolkit for it (error ~ 1e-35/1e-15 + 1e-15 << TOL)
+_STEP, _STEP_DIGITS = mpmath.mpf("1e-15"), 35
+
+
+def _printed_slope(eps, beta, w, end):
+    """The values the appendices print for df/dtheta at the ends (Delta Q = 1): at Q(D) (lines 1764-1766, 2166-2169)
+    0.5 w eps (e^-eps - e^-eps + beta^2/w), at Q(D') (lines 1767-1769, 2170-2174) 0.5 w eps ((1 + beta^2/w) e^-eps - 1)."""
+    e, b2, w = _mpf(eps), _mpf(beta) ** 2, _mpf(w)
+    if end == "Q(D)":
+        return w * e / 2 * (mpmath.exp(-e) - mpmath.exp(-e) + b2 / w)
+    return w * e / 2 * ((1 + b2 / w) * mpmath.exp(-e) - 1)
+
+
+def _slope_closed_forms():
+    """df/dtheta at the ends by SymPy, from f = (w GSR + beta^2)/RSR on [Q(D'), Q(D)] = [0, 1] with the Laplace
+    tails written from the density (GSR = e^(-eps theta)/2, RSR = 1 - e^(eps (theta - 1))/2): the pair
+    (at Q(D), at Q(D')) and the symbols (eps, beta, w)."""
+    e, b, w, t = sp.symbols("epsilon beta w theta", positive=True)
+    f = (w * sp.exp(-e * t) / 2 + b ** 2) / (1 - sp.exp(e * (t - 1)) / 2)
+    d = sp.diff(f, t)
+    return (sp.simplify(d.subs(t, 1)), sp.simplify(d.subs(t, 0))), (e, b, w)
+
+
+def _toolkit_slope(eps, beta, w, th):
+    """df/dtheta at theta through the toolkit (``_f_prior``: RSR = mp.power of derive.laplace), central difference."""
+    with mpmath.workdps(WDPS):
+        right, left = th + _STEP, th - _STEP
+    up = _f_prior(eps, beta, right, w, _STEP_DIGITS)[0]
+    down = _f_prior(eps, beta, left, w, _STEP_DIGITS)[0]
+    with mpmath.workdps(WDPS):
+        return (up - down) / (2 * _STEP)
+
+
+@claim("LXM-Errata-App10.3-derivative-at-ends", ("001",), LXM + ", Appendix 10.3, lines 1764-1773, and Appendix "
+       "10.5.1, lines 2166-2180", "statement",
+       "'When theta = Q(D), we have df/dtheta = 0.5 eps/DeltaQ (e^-eps - e^-eps + beta^2) > 0. When theta = Q(D'), we "
+       "have df/dtheta = 0.5 eps/DeltaQ ((1 + beta^2) e^-eps - 1)' (and the same with beta^2/(1 - rho_p) and a factor "
+       "1 - rho_p in App. 10.5.1): these are the numerators of Eq. 27 (Eq. 31) only; its denominator "
+       "(1 - 0.5 e^(eps (theta - Q(D))/DeltaQ))^2 is 1/4 at Q(D) and (1 - 0.5 e^-eps)^2 at Q(D'), so the slopes are 4 "
+       "times and 1/(1 - 0.5 e^-eps)^2 times the printed values; their signs, all the proofs use, are as printed")
+def _lxm_slope_ends():
+    (at_d, at_d0), (e, b, w) = _slope_closed_forms()
+    # ``symbols`` of the printed forms, for the exact ratios
+    printed_d = w * e / 2 * (sp.exp(-e) - sp.exp(-e) + b ** 2 / w)
+    printed_d0 = w * e / 2 * ((1 + b ** 2 / w) * sp.exp(-e) - 1)
+
+    def corrected():
+        ratios = {"at Q(D)": sp.simplify(at_d / printed_d - 4),
+                  "at Q(D')": sp.simplify(at_d0 * (1 - sp.exp(-e) / 2) ** 2 / printed_d0 - 1)}
+        if any(r != 0 for r in ratios.values()):
+            return Outcome(FAILED, detail=f"SymPy's slope over the printed numerator minus the stated factor: {ratios}")
+        rows = []
+        for eps, beta, wt in _ENDS_CASES:
+            sub = {e: sp.Rational(eps), b: sp.Rational(beta), w: sp.Rational(wt)}
+            for end, th, form in (("Q(D)", 1, at_d), ("Q(D')", 0, at_d0)):
+                rows.append(({"eps": eps, "beta": beta, "w": wt, "theta": end,
+                              "what": "toolkit central difference vs SymPy's df/dtheta"},
+                             _toolkit_slope(eps, beta, wt, mpmath.mpf(th)), form.xreplace(sub).evalf(40)))
+        out = agreement(rows, mpmath.mpf("1e-11"), "SymPy (diff of f from the Laplace tails; the slope is 4 x and "
+                                                   "1/(1 - e^-eps/2)^2 x the printed numerators, exactly) vs the "
+                                                   "toolkit's f (mp.power) by central differences")
+        return out
+
+    def counterexample():
+        out = {}
+        for eps, beta, wt in _ENDS_CASES:
+            for end, th in (("Q(D)", 1), ("Q(D')", 0)):
+                slope = _toolkit_slope(eps, beta, wt, mpmath.mpf(th))
+                with mpmath.workdps(WDPS):
+                    printed = _printed_slope(eps, beta, wt, end)
+                    if abs(slope - printed) <= TOL * abs(slope):
+                        return None
+                    out[f"eps = {eps}, beta = {beta}, 1 - rho_p = {wt}, theta = {end}"] = (
+                        f"df/dtheta = {_s(slope, 12)}, printed {_s(printed, 12)} (ratio {_s(slope / printed, 10)})")
+        return out
+    return refutation("When \ufffd = Q(D), we have @f ... @\ufffd \ufffd = Q(D ) = 0:5\ufffd ... \ufffd Q (e\ufffd "
+                      "\ufffd \ufffd ... e\ufffd \ufffd + \ufffd 2) > 0. When \ufffd = Q(D 0), we have ... @f ... "
+                      "= Q(D 0) = 0:5\ufffd ... \ufffd Q ((1 + \ufffd 2)e\ufffd \ufffd \ufffd 1)",
+                      "df/dtheta = 2 eps beta^2/DeltaQ at theta = Q(D) (the printed value over Eq. 27's denominator "
+                      "1/4) and 0.5 eps/DeltaQ ((1 + beta^2) e^-eps - 1)/(1 - 0.5 e^-eps)^2 at Q(D') (likewise in "
+                      "App. 10.5.1 with beta^2/(1 - rho_p) and the factor 1 - rho_p); the signs are as printed",
+                      counterexample, corrected, "SymPy's derivative of Eq. 27's f and the toolkit's f by central "
+                      "differences, Delta Q = 1", kind="formula")

@@ -74,17 +74,34 @@ def test_mha_table4_fails_with_a_left_endpoint_sum(monkeypatch):
 
 
 @flips("DF-Errata-Def2-tradeoff-inf-set", "DF-Errata-Deltaq-data-dependent", "LXM-Errata-App10.5.1-third-interval",
-       "LXM-Errata-App10.5.1-monotone-interval", "DF-Errata-N-notation", "LXM-Errata-Gauss-variance")
+       "LXM-Errata-App10.5.1-monotone-interval", "DF-Errata-N-notation", "LXM-Errata-Gauss-variance",
+       "LXM-Errata-App10.3-derivative-at-ends")
 @pytest.mark.parametrize("cid, evaluator", [
     ("DF-Errata-Def2-tradeoff-inf-set", "tradeoff"), ("DF-Errata-Deltaq-data-dependent", "tradeoff"),
     ("DF-Errata-N-notation", "tradeoff"), ("LXM-Errata-Gauss-variance", "tradeoff"),
     ("LXM-Errata-App10.5.1-third-interval", "power"), ("LXM-Errata-App10.5.1-monotone-interval", "power"),
+    ("LXM-Errata-App10.3-derivative-at-ends", "power"),
 ])
 def test_referee_errata_fail_with_an_evaluator_off(monkeypatch, cid, evaluator):
     """numeric.mp.tradeoff or power off by a factor 1 + 1e-9: the claim's agreement with its reference fails."""
     assert _status(cid) == "REFUTED"
     monkeypatch.setattr(numeric.mp, evaluator, scaled(getattr(numeric.mp, evaluator), "1.000000001"))
     assert _status(cid) == "FAILED"
+
+
+@flips("LXM-Errata-App10.3-derivative-at-ends")
+def test_lxm_slope_at_ends_confirmed_when_printed_with_the_denominator(monkeypatch):
+    """Paper side: printed slopes divided by Eq. 27's denominator at the ends (1/4 at Q(D), (1 - e^-eps/2)^2 at
+    Q(D')) are the true slopes: no counter-example (CONFIRMED)."""
+    from proofs_check import claims_errata_001 as L
+    orig = L._printed_slope
+
+    def with_denominator(eps, beta, w, end):
+        den = mpmath.mpf(1) / 4 if end == "Q(D)" else (1 - mpmath.exp(-mpmath.mpf(eps)) / 2) ** 2
+        return orig(eps, beta, w, end) / den
+    assert _status("LXM-Errata-App10.3-derivative-at-ends") == "REFUTED"
+    monkeypatch.setattr(L, "_printed_slope", with_denominator)
+    assert _status("LXM-Errata-App10.3-derivative-at-ends") == "CONFIRMED"
 
 
 @flips("LXM-Errata-App10.5.1-Eq12-xref")
