@@ -492,13 +492,17 @@ _ENDS_CASES = (("2", "1", "1"), ("0.5", "2", "1"), ("2", "1", "0.5"), ("3", "0.5
 _STEP, _STEP_DIGITS = mpmath.mpf("1e-15"), 35
 
 
+def _numerator(exp, e, b2, w, t):
+    """Eq. 27's (Eq. 31's) numerator at theta = t (Q(D') = 0, Q(D) = 1, Delta Q = 1), with ``exp`` mpmath's or
+    SymPy's: 0.5 w eps (e^-eps - e^(-eps t) + (beta^2/w) e^(eps (t - 1)))."""
+    return w * e / 2 * (exp(-e) - exp(-e * t) + b2 / w * exp(e * (t - 1)))
+
+
 def _printed_slope(eps, beta, w, end):
-    """The values the appendices print for df/dtheta at the ends (Delta Q = 1): at Q(D) (lines 1764-1766, 2166-2169)
-    0.5 w eps (e^-eps - e^-eps + beta^2/w), at Q(D') (lines 1767-1769, 2170-2174) 0.5 w eps ((1 + beta^2/w) e^-eps - 1)."""
-    e, b2, w = _mpf(eps), _mpf(beta) ** 2, _mpf(w)
-    if end == "Q(D)":
-        return w * e / 2 * (mpmath.exp(-e) - mpmath.exp(-e) + b2 / w)
-    return w * e / 2 * ((1 + b2 / w) * mpmath.exp(-e) - 1)
+    """The values the appendices print for df/dtheta at the ends: the numerator at theta = Q(D) (lines 1764-1766,
+    2166-2169: '0.5 eps/DeltaQ (e^-eps - e^-eps + beta^2)') and at Q(D') (lines 1767-1769, 2170-2174: '0.5 eps/DeltaQ
+    ((1 + beta^2) e^-eps - 1)'), with 1 - rho_p = w in App. 10.5.1."""
+    return _numerator(mpmath.exp, _mpf(eps), _mpf(beta) ** 2, _mpf(w), 1 if end == "Q(D)" else 0)
 
 
 def _slope_closed_forms():
@@ -530,9 +534,8 @@ def _toolkit_slope(eps, beta, w, th):
        "times and 1/(1 - 0.5 e^-eps)^2 times the printed values; their signs, all the proofs use, are as printed")
 def _lxm_slope_ends():
     (at_d, at_d0), (e, b, w) = _slope_closed_forms()
-    # ``symbols`` of the printed forms, for the exact ratios
-    printed_d = w * e / 2 * (sp.exp(-e) - sp.exp(-e) + b ** 2 / w)
-    printed_d0 = w * e / 2 * ((1 + b ** 2 / w) * sp.exp(-e) - 1)
+    # the printed values in symbols, for the exact ratios
+    printed_d, printed_d0 = (_numerator(sp.exp, e, b ** 2, w, t) for t in (1, 0))
 
     def corrected():
         ratios = {"at Q(D)": sp.simplify(at_d / printed_d - 4),
