@@ -9,7 +9,7 @@ correction (the intended item) must exist and be what the argument uses.  The ru
 
 from __future__ import annotations
 
-from .errata_common import KZ, MHA
+from .errata_common import DF, KZ, MHA, unverifiable
 from .outcomes import refutation
 from .paper_items import FIGURE_CAPTIONS, FIGURE_REFERENCES, figure_subject, item
 from .registry import claim
@@ -213,3 +213,37 @@ def _kz_figure_refs():
                       "reference of line 165 (maximum posterior against days), Figure 6 at line 188 (ratio bounds "
                       "against the prior)", counterexample, corrected, "paper_items tables of captions and references",
                       kind="cross-reference")
+
+
+#: seed 000's in-text section references that name no section of the extraction: (line, printed number, the
+#: number with its repeated leading part dropped, a word of that section's heading the citing sentence needs)
+DF_SECTION_CITATIONS = ((120, "3.3.2.1", "3.2.1", "catastrophic"), (192, "2.2.2", "2.2", "Hypothesis Testing"),
+                        (295, "3.3.2.1", "3.2.1", "catastrophic"), (328, "2.2.2", "2.2", "f-Differential Privacy"),
+                        (354, "5.5.2", "5.2", "Utility-first"))
+
+
+@claim("DF-xref-section-numbers", ("000",), DF + ", lines 120, 192, 295, 328 and 354", "statement",
+       "the in-text references 'Section 3.3.2.1' (lines 120, 295), 'Section 2.2.2' (lines 192, 328) and 'Section "
+       "5.5.2' (line 354) name no section of the text (its sections: 1, 2, 2.1-2.3, 3, 3.1, 3.2, 3.2.1, 3.2.2, 4, "
+       "5, 5.1, 5.2, 6); with the repeated leading number dropped they are 3.2.1 (catastrophic failures: the "
+       "Gaussian fails gracefully), 2.2 (hypothesis testing and f-DP) and 5.2 (utility-first), which hold what "
+       "the sentences use.  The same doubling in three references, while the extraction's own back-links "
+       "(lines 468-486) print correct numbers, points at the HTML rendering, so no erratum is reported")
+def _df_section_numbers():
+    absent, read = [], []
+    for line, printed, reading, word in DF_SECTION_CITATIONS:
+        if item("000", "Section " + printed) is not None:
+            return Outcome(FAILED, detail=f"'Section {printed}' (line {line}) names a section of the table after all")
+        absent.append(f"line {line}: Section {printed}")
+        target = item("000", "Section " + reading)
+        if target is None or word not in target[1] or not printed.endswith(reading) or \
+                printed[:len(printed) - len(reading)] != reading.split(".")[0] + ".":
+            return Outcome(FAILED, detail=f"'Section {printed}' (line {line}) does not read as Section {reading} "
+                                          f"heading '{word}': {target}")
+        read.append(f"{printed} -> {reading} (line {target[0]}: {target[1]})")
+    out = Outcome(CONFIRMED, points=len(DF_SECTION_CITATIONS), margin="0", method="table of numbered items",
+                  detail="absent from the table of sections: " + "; ".join(absent) + "; read as: " + "; ".join(read))
+    return unverifiable(out, DF + ", lines 120, 192, 295, 328 and 354",
+                        "whether the printed paper's section references carry the doubled leading number or only "
+                        "the extraction (arXiv's HTML rendering) does",
+                        "each reference with its repeated leading number dropped: 3.2.1, 2.2, 5.2")

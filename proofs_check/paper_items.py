@@ -11,6 +11,20 @@ from __future__ import annotations
 
 #: paper -> label -> (seed line, what it belongs to or heads)
 ITEMS: dict[str, dict[str, tuple[int, str]]] = {
+    "000": {
+        "Section 1": (12, "Introduction"), "Section 2": (26, "Materials and Methods"),
+        "Section 2.1": (28, "Differential Privacy"), "Section 2.2": (48, "Hypothesis Testing and f-Differential Privacy"),
+        "Section 2.3": (124, "Bayesian Statistics and Prior-to-Posterior Analysis"),
+        "Section 3": (158, "Managing disclosure risk under uncertainty"), "Section 3.1": (160, "Membership Attacks"),
+        "Section 3.2": (202, "Controlling membership attacks with f_mu-DP"),
+        "Section 3.2.1": (208, "Mechanisms suffering from catastrophic failures"),
+        "Section 3.2.2": (252, "Interpreting disclosure risk"),
+        "Section 4": (312, "Reliable data analysis under differential privacy"),
+        "Section 5": (356, "The privacy-utility trade-off in practice"),
+        "Section 5.1": (378, "Privacy-first: choosing a DP-Mechanism and its parameters"),
+        "Section 5.2": (422, "Utility-first: linking the privacy-loss parameters with statistical significance"),
+        "Section 6": (462, "Acknowledgements"),
+    },
     "002": {
         "Theorem 2.3": (35, "Section 2"), "Theorem 2.7": (45, "Section 2"), "Theorem 2.8": (48, "Section 2"),
         "Theorem 2.9": (51, "Section 2"),

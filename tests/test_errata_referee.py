@@ -276,3 +276,18 @@ def test_flip_df_urs_p_over_n(monkeypatch):
     monkeypatch.undo()
     monkeypatch.setattr(W.mp, "power", scaled(W.mp.power, "1.000000001"))
     assert _status("DF-Errata-URS-p-over-n") == "FAILED"
+
+
+@flips("DF-xref-section-numbers")
+def test_df_section_numbers_fail_when_a_cited_number_exists_or_reads_elsewhere(monkeypatch):
+    """The reading is checked, not assumed: a Section 3.3.2.1 in the table (the reference would resolve) or a
+    Section 5.2 headed otherwise (the reading would not hold what line 354 uses) makes the claim FAILED."""
+    from proofs_check import checker as C
+    (c,) = C.select(claim_id="DF-xref-section-numbers")
+    first = C.evaluate(c, timeout=60)
+    assert first["status"] == "CONFIRMED" and first["extra"]["paper"] == "unverifiable"
+    monkeypatch.setitem(paper_items.ITEMS["000"], "Section 3.3.2.1", (208, "Mechanisms suffering"))
+    assert _status("DF-xref-section-numbers") == "FAILED"
+    monkeypatch.undo()
+    monkeypatch.setitem(paper_items.ITEMS["000"], "Section 5.2", (422, "Privacy-first"))
+    assert _status("DF-xref-section-numbers") == "FAILED"

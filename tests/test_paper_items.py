@@ -94,3 +94,34 @@ def test_flip_kz_figure_references(monkeypatch):
     monkeypatch.undo()
     monkeypatch.setattr(X, "figure_subject", lambda paper, n: P.figure_subject(paper, n + 1))
     assert checker.evaluate(c)["status"] == "FAILED"
+
+
+def test_df_section_citations_stand_on_their_lines():
+    """DF-xref-section-numbers: every listed reference is printed on its line of seed 000."""
+    from proofs_check.claims_errata_xref import DF_SECTION_CITATIONS
+    lines = seed_text("000")
+    if lines is None:
+        pytest.skip("../shared/seeds is not beside the repository")
+    assert [(line, printed) for line, printed, *_ in DF_SECTION_CITATIONS
+            if f"Section {printed}" not in lines[line - 1]] == []
+
+
+def test_every_df_section_reference_resolves_or_is_listed():
+    """A referee scan of seed 000: each in-text 'Section N' either names an item of the table or is one of
+    DF_SECTION_CITATIONS; references into other works ('[19, Section 2.4.2]') are not the paper's sections."""
+    import re
+
+    from proofs_check.claims_errata_xref import DF_SECTION_CITATIONS
+    lines = seed_text("000")
+    if lines is None:
+        pytest.skip("../shared/seeds is not beside the repository")
+    listed = {(line, printed) for line, printed, *_ in DF_SECTION_CITATIONS}
+    unresolved, seen = [], 0
+    for n, text in enumerate(lines, 1):
+        for m in re.finditer(r"Section (\d+(?:\.\d+)*)", text):
+            if re.search(r"\[\d+, $", text[:m.start()]):
+                continue
+            seen += 1
+            if item("000", "Section " + m.group(1)) is None and (n, m.group(1)) not in listed:
+                unresolved.append((n, m.group(1)))
+    assert unresolved == [] and seen >= 15
