@@ -9,6 +9,7 @@ prints as (``repr``), so ``0.1`` means 1/10.
 
 from __future__ import annotations
 
+import numbers
 import re
 from fractions import Fraction
 from functools import lru_cache
@@ -35,10 +36,10 @@ def rational(name: str, value) -> sp.Rational:
         return value
     if isinstance(value, bool):
         raise DomainError(name, value, "a number")
-    if isinstance(value, int):
-        return sp.Integer(value)
-    if isinstance(value, Fraction):
-        return sp.Rational(value.numerator, value.denominator)
+    if isinstance(value, numbers.Integral):       # int, and gmpy2's mpz (mpmath's mantissas under its gmpy2 backend)
+        return sp.Integer(int(value))
+    if isinstance(value, Fraction):                # int(): a Fraction built from an mpz mantissa keeps the mpz
+        return sp.Rational(int(value.numerator), int(value.denominator))
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
             raise DomainError(name, value, "a finite number")

@@ -83,7 +83,7 @@ def mpf_to_fraction(x) -> Fraction:
     if not isinstance(x, mpmath.mpf):
         x = mpmath.mpf(x)
     man, exp = x.man_exp  # read the mantissa as stored: mpmath.mpf(x) would round to the global precision
-    return (-1 if x < 0 else 1) * Fraction(man) * Fraction(2) ** exp  # man_exp drops the sign
+    return (-1 if x < 0 else 1) * Fraction(int(man)) * Fraction(2) ** int(exp)  # man_exp drops the sign
 
 
 # ------------------------------------------------------------------ record cache

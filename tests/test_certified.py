@@ -43,6 +43,7 @@ def _claim(claim_id):
 
 # ---------------------------------------------------------------- real claims
 @pytest.mark.parametrize("claim_id", ["DRS-Prop2.2:gaussian", "DRS-Prop2.2:laplace", "DF-Cor2"])
+@pytest.mark.slow
 def test_real_claims_are_certified(claim_id):
     c = _claim(claim_id)
     assert c.certify is not None
@@ -157,6 +158,7 @@ def test_require_without_flint_is_a_one_line_usage_error(monkeypatch):
     assert len(err.strip().splitlines()) == 1 and "python-flint" in err
 
 
+@pytest.mark.slow
 def test_kz_t25_and_t39_are_certified_and_fail_when_broken(monkeypatch):
     # the real claims: certified, KZ-T2.5 over the whole eps interval [0, 20] for every mu
     out = CC2.certify_t25()
@@ -203,6 +205,7 @@ def test_kz_exa1_certified_and_a_smaller_tau_fails(monkeypatch):
     assert CC2.certify_kz_exa1().status is FAILED
 
 
+@pytest.mark.slow
 def test_kz_t28_certified_and_a_too_small_advanced_bound_fails(monkeypatch):
     from derive import composition as DC
     out = CC2.certify_t28()
@@ -252,6 +255,7 @@ def _ref_cks(rho, delta, flip=False):
         return f((lo + hi) / 2)
 
 
+@pytest.mark.slow
 def test_kz_t27_certified_over_every_order_and_margin_matches_references():
     out = _claim("KZ-T2.7").certify()
     assert out.status is CONFIRMED and out.certified is True and out.method == "certified (arb balls)"
@@ -367,6 +371,7 @@ def test_rr_composition_is_the_binomial_neyman_pearson_curve():
                 assert abs(Cert._mpf(ball.mid()) - ref) < mpmath.mpf(10) ** -30, (eps, k, alpha)
 
 
+@pytest.mark.slow
 def test_band_certified_and_a_narrower_band_fails(monkeypatch):
     from numeric import clt as NCLT
     out = _claim("DRS-Thm3.5:band").certify()
@@ -381,6 +386,7 @@ def test_band_certified_and_a_narrower_band_fails(monkeypatch):
     assert out.counterexample["mechanism"] == "randomized-response"
 
 
+@pytest.mark.slow
 def test_eq41_certified_and_a_wrong_gaussian_is_never_confirmed(monkeypatch):
     import dataclasses
 

@@ -23,6 +23,7 @@ import dataclasses
 import importlib
 
 import mpmath
+import pytest
 import sympy as sp
 
 import derive
@@ -185,6 +186,7 @@ def test_eq24_catches_fscore_optimum_off_by_1e_12(monkeypatch):
     assert_failed("LXM-Eq24")
 
 
+@pytest.mark.slow
 def test_eq24_and_eq12_alt_catch_a_sign_change_in_the_printed_form(monkeypatch):
     assert_passes("LXM-Eq12-alt")
     original = DA.printed_eq24
@@ -271,6 +273,7 @@ def test_mha_b_catches_the_normal_auc_off_by_1e_12(monkeypatch):
     assert_failed("MHA-(b)")
 
 
+@pytest.mark.slow
 def test_mha_c_catches_a_wrong_closed_form(monkeypatch):
     """The stated closed form with 25 r for 24 r: SymPy's derivation disagrees (FAILED); the evaluator, which
     reads the stated form, then also leaves the quadrature of the difference law."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import mpmath
+import pytest
 
 from mutations import assert_failed, assert_passes, quadrature_off_by_1e_12
 from numeric import clt as C
@@ -43,6 +44,7 @@ def test_gdp_functionals_catch_a_wrong_quadrature(monkeypatch):
     assert_failed("SU-functionals:gdp")
 
 
+@pytest.mark.slow
 def test_links_catch_wrong_values(monkeypatch):
     assert_passes("SU-link:gdp-zcdp")
     assert_passes("SU-link:gdp-tv")
@@ -83,6 +85,7 @@ def test_band_catches_swapped_sides(monkeypatch):
     assert_failed("DRS-Thm3.5:band")
 
 
+@pytest.mark.slow
 def test_edgeworth_catches_a_wrong_mirror(monkeypatch):
     assert_passes("WGZ22-Edgeworth:gaussian")
     monkeypatch.setattr(C, "_survival_y", lambda res, y: C._survival_x(res, y))

@@ -6,6 +6,7 @@ engine (numeric/pld.py) slightly, and the claim that checks it must report FAILE
 from __future__ import annotations
 
 import mpmath
+import pytest
 
 from mutations import assert_failed, assert_passes
 from numeric import compose_exact as X
@@ -48,6 +49,7 @@ def test_kov_binomial_catches_no_randomisation(monkeypatch):
     assert_failed("KOV17:binomial")
 
 
+@pytest.mark.slow
 def test_gdp_composition_catches_a_wrong_mu(monkeypatch):
     orig = X.gdp_mu
     monkeypatch.setattr(X, "gdp_mu", lambda mus: orig(mus) * (1 + X.sp.Rational(1, 10**9)))

@@ -103,6 +103,7 @@ def test_df_fig4_laplace_catches_a_wrong_root(monkeypatch):
     assert_failed("DF-Fig4:laplace")
 
 
+@pytest.mark.slow
 def test_df_eq9_catches_a_wrong_ztest_power(monkeypatch):
     monkeypatch.setattr(D, "ztest_power", Phi(D.m / D.sigma_n + PhiInv(sy.alpha) + sp.Rational(1, 100)))
     assert_failed("DF-Eq9")
@@ -141,6 +142,7 @@ def test_kz_exa1_catches_eps_tilde_below_eps(monkeypatch):
     assert_failed("KZ-EXA.1")
 
 
+@pytest.mark.slow
 def test_kz_t39_and_corollaries_catch_a_wrong_eps_prime(monkeypatch):
     from sympy.codegen.cfunctions import log1p
     monkeypatch.setattr(S, "eps_prime", lambda e=sy.eps, d=sy.delta, dp=S.delta_p:

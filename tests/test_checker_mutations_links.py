@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import mpmath
+import pytest
 import sympy as sp
 
 from derive import functionals as D
@@ -27,6 +28,7 @@ def _renyi_closed_form_off_by_1e_12(monkeypatch):
     monkeypatch.setattr(D, "closed_form", wrong)
 
 
+@pytest.mark.slow
 def test_renyi_links_catch_a_wrong_closed_form(monkeypatch):
     for claim_id in ("Mironov-Renyi:laplace", "SU-link:rr-renyi"):
         assert_passes(claim_id)
@@ -43,6 +45,7 @@ def test_laplace_kl_catches_a_wrong_closed_form(monkeypatch):
     assert_failed("SU-kl:laplace")
 
 
+@pytest.mark.slow
 def test_gdp_renyi_catches_a_wrong_quadrature(monkeypatch):
     assert_passes("SU-link:gdp-renyi")
     quadrature_off_by_1e_12(monkeypatch)

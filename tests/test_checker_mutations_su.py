@@ -4,6 +4,7 @@ Gaussian, Prop. 3.2): each breaks the code a claim checks and requires FAILED.""
 from __future__ import annotations
 
 import mpmath
+import pytest
 
 from mutations import assert_failed, assert_passes
 from numeric import cnd
@@ -15,6 +16,7 @@ from proofs_check.discovery import all_claims
 all_claims()
 
 
+@pytest.mark.slow
 def test_cp_hull_catches_a_wrong_fixed_point(monkeypatch):
     assert_passes("DRS-Thm4.2:Cp-hull")
     orig = S.Subsampled.fixed_point

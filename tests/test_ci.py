@@ -34,7 +34,9 @@ def test_ci_runs_the_readme_test_command_from_the_constraints():
     assert "-c constraints.txt" in install and "-c constraints.txt" in test
     lines = [ln for ln in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
              if ln and not ln.startswith("#")]
-    assert lines[-1] == test
+    # README's command, then the slow sweeps README names, in the environment that command made
+    assert lines[-2:] == [test, "python -m pytest -q -m slow"]
+    assert "python -m pytest -q -m slow" in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def test_every_dependency_is_pinned_at_a_version_its_floor_admits():

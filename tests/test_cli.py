@@ -379,6 +379,7 @@ def test_expected_status_comparison_can_fail():
         _compare_with_expected_status(rows[1:])               # a claim that no longer runs
 
 
+@pytest.mark.slow
 def test_check_all_claims(cli):
     res = cli(*CHECK_ALL)
     out = res.json()
@@ -421,6 +422,7 @@ def test_check_all_claims(cli):
     assert by_id["DF-G"]["status"] == "PROVEN"
 
 
+@pytest.mark.slow
 def test_check_by_paper(cli):
     full = cli(*CHECK_ALL).json()["claims"]
     out = cli(*CHECK_PAPER).json()
@@ -458,6 +460,7 @@ def _check_reproduce_block(block):
     assert len(set(ids)) == len(ids)
 
 
+@pytest.mark.slow
 def test_reproduce_all_papers(cli):
     out = cli(*REPRODUCE_ALL).json()
     assert [b["paper"] for b in out["papers"]] == list(PAPERS)

@@ -67,8 +67,17 @@ CASES = _cases()
 assert not set(KNOWN) - {c[0] for c in CASES}, f"KNOWN names no case: {sorted(set(KNOWN) - {c[0] for c in CASES})}"
 
 
+#: cases that take seconds each (whole figure sets written, a 10^7-fold CLT, DP-SGD at its extremes): run with
+#: ``-m slow`` (CI runs both); one ``figures --out`` case stays in the default run
+SLOW = {"dpsgd --steps 1", "clt --k 10000000", "plot --mu 1e300", "dpsgd --at-delta 1e-300"}
+
+
+def _slow(label: str) -> bool:
+    return label in SLOW or (label.startswith("figures --out ") and label != "figures --out abc")
+
+
 def _param(case):
-    marks = []
+    marks = [pytest.mark.slow] if _slow(case[0]) else []
     if case[0] in KNOWN:
         raises, reason = KNOWN[case[0]]
         marks.append(pytest.mark.xfail(strict=True, raises=raises, reason=reason))

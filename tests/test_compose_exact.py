@@ -186,6 +186,7 @@ CASES = [("laplace", {"eps": "0.1"}, 10, ("laplace", ("0.1",))),
 
 
 @pytest.mark.parametrize("name,params,k,ctor", CASES)
+@pytest.mark.slow
 def test_engine_brackets_exact(name, params, k, ctor):
     from numeric import pld
     from numeric import pld_mechanisms as M

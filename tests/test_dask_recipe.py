@@ -49,6 +49,7 @@ if __name__ == "__main__":
 '''
 
 
+@pytest.mark.slow
 def test_checker_on_a_local_dask_cluster(tmp_path):
     (tmp_path / "dask_user_claims.py").write_text(textwrap.dedent(USER_MODULE))
     (tmp_path / "recipe.py").write_text(textwrap.dedent(SCRIPT))

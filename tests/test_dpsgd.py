@@ -47,6 +47,7 @@ def test_steps_from_epochs_round_up():
 
 
 @pytest.mark.parametrize("sigma", ["0.8", "1.1", "2"])  # containment for all three
+@pytest.mark.slow
 def test_one_step_bracket_contains_the_integrated_pair(sigma):
     q = Fraction(256, 60000)
     ref = _bisect_eps(lambda e: _poisson_gaussian_delta(1 / mpmath.mpf(sigma), mpmath.mpf(256) / 60000, e),
@@ -68,6 +69,7 @@ def test_one_step_delta_bracket_contains_the_integrated_pair():
     assert r.delta_lower <= ref <= r.delta_upper
 
 
+@pytest.mark.slow
 def test_clt_mu_and_eps_by_hand():
     r = dpsgd.account("60000", "256", "1.1", steps="1000", at_delta="1e-5")
     with mpmath.workdps(40):
@@ -97,6 +99,7 @@ def test_bracket_contains_dp_accounting():
     assert float(r.eps_upper - r.eps_lower) < 1e-3
 
 
+@pytest.mark.slow
 def test_calibrated_sigma_meets_the_target_and_is_nearly_smallest():
     r = dpsgd.calibrate_sigma("1000", "100", "2", "1e-5", steps="20")
     assert r.eps_upper <= 2
@@ -113,6 +116,7 @@ def test_unreachable_target_names_the_reachable_eps():
     assert "target_eps" in str(e.value) and "sigma = 1000" in str(e.value)
 
 
+@pytest.mark.slow
 def test_max_epochs_is_the_boundary():
     n = dpsgd.max_epochs("60000", "600", "1", "1", "1e-5")
     assert n >= 1

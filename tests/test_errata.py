@@ -59,6 +59,7 @@ def _status(claim_id: str) -> dict:
 # ------------------------------------------------------------------ (a) the list
 
 
+@pytest.mark.slow
 def test_every_expected_erratum_is_listed_once_with_fields(found):
     rows, result = found
     by_id = {e["claim"]: e for e in rows}
@@ -76,6 +77,7 @@ def test_every_expected_erratum_is_listed_once_with_fields(found):
     assert not [i for i, s in statuses.items() if s in ("FAILED", "ERROR")]
 
 
+@pytest.mark.slow
 def test_true_statements_are_confirmed(found):
     _, result = found
     statuses = {r["id"]: r["status"] for r in result["claims"]}
@@ -83,6 +85,7 @@ def test_true_statements_are_confirmed(found):
         assert statuses[cid] == "CONFIRMED", (cid, statuses[cid])
 
 
+@pytest.mark.slow
 def test_errata_run_within_budget(found):
     _, result = found
     # SU-DPSGD-CLT-uniform runs the certified engine (T = 625 steps): its cost is its own test file's concern
@@ -91,6 +94,7 @@ def test_errata_run_within_budget(found):
     assert sum(r["seconds"] for r in mine) <= 20.0   # 8 s before Definition 5's exact two-release AUCs (+5 s)
 
 
+@pytest.mark.slow
 def test_evidence_numbers_match_independent_values(found):
     """Spot checks of the evidence against values computed here in plain mpmath."""
     rows, _ = found
@@ -258,6 +262,7 @@ def test_mutation_confirmed_statement_can_fail(monkeypatch):
 # ------------------------------------------------------------------ (c) the CLI
 
 
+@pytest.mark.slow
 def test_cli_reproduce_errata_json():
     from proofs_check.cli import main
     buf = io.StringIO()
@@ -276,6 +281,7 @@ def test_cli_reproduce_errata_json():
 # ------------------------------------------------------------------ (d) the rules (proofs_check.verdicts)
 
 
+@pytest.mark.slow
 def test_every_erratum_quotes_the_seed_at_its_lines(found):
     """Rule 2: paper_says is verbatim in the seed text at the cited lines (whitespace normalised, '...'
     joins fragments in order).  The paraphrased quotes of earlier versions ('(eps, delta)-DP ...
@@ -305,6 +311,7 @@ def test_quote_rule_can_fail():
     assert quote_found("gamma delta epsilon", lines, [(2, 2)]) is None
 
 
+@pytest.mark.slow
 def test_every_erratum_has_a_kind_and_numbers_name_their_entries(found):
     from proofs_check.outcomes import ERRATUM_KINDS
     rows, _ = found
@@ -313,6 +320,7 @@ def test_every_erratum_has_a_kind_and_numbers_name_their_entries(found):
         assert bool(e["printed"]) == (e["kind"] == "number"), e["claim"]
 
 
+@pytest.mark.slow
 def test_errata_and_reproduce_use_one_verdict_per_printed_number(found):
     """Rule 1: a number erratum's printed entries say 'differs' in ``dp-derive reproduce``, and a
     statement about printed numbers that is CONFIRMED names entries that say 'reproduced'."""

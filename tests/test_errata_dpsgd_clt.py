@@ -50,6 +50,7 @@ def test_claim_is_confirmed_and_the_paper_unverifiable(unmutated):
 
 
 @flips("SU-DPSGD-CLT-uniform")
+@pytest.mark.slow
 def test_mutation_engine_composes_poisson_instead(monkeypatch, unmutated):
     """Composing the Poisson pair where fixed-size batches were asked gives eps ~ 2.3, far from G_mu':
     the claim must fail."""

@@ -224,6 +224,7 @@ def test_mha_table1_fails_with_a_two_release_auc_off(monkeypatch):
 
 
 @flips("MHA-Errata-AUC-floor-0.5005")
+@pytest.mark.slow
 def test_mha_auc_floor_confirmed_if_the_tables_printed_definition_4(monkeypatch):
     """Paper side: Tables 2-4 printing the exact AUC (0.5001 / 0.5000) at the smallest shift would be right."""
     from proofs_check import reproduce_mha as R
@@ -236,6 +237,7 @@ def test_mha_auc_floor_confirmed_if_the_tables_printed_definition_4(monkeypatch)
 
 @flips("MHA-Errata-AUC-floor-0.5005")
 @pytest.mark.parametrize("name", ["auc_riemann", "auc_exact_normal"])
+@pytest.mark.slow
 def test_mha_auc_floor_fails_with_the_toolkit_off(monkeypatch, name):
     """Toolkit side: a left-endpoint sum (auc_riemann - 1/n: 0.4995 at zero shift, not SymPy's 1001/2000), or the
     exact normal AUC off by 1 + 1e-9 (against the alpha-quadrature of Definition 4): FAILED."""

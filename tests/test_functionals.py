@@ -62,6 +62,7 @@ def close(got, ref, rel=1e-13):
 
 
 @pytest.mark.parametrize("mu", ["0.3", "1.3", "4"])
+@pytest.mark.slow
 def test_gaussian_functionals_against_the_normal_densities(mu):
     rec = derive.gaussian(mu)
     kl = _gauss_expect(mu, lambda l: -l)

@@ -314,3 +314,16 @@ def test_fp_log_forms_beyond_exp_overflow(mu):
                 ref_p = float(mpmath.log(1 - f))
             for got, ref, what in ((got_f[i], ref_f, "log f"), (got_p[i], ref_p, "log(1 - f)")):
                 assert got == ref or abs(got - ref) <= 1e-12 * abs(ref) + 1e-300, (what, l, got, ref)
+
+
+def test_integers_of_other_types_are_taken_exactly():
+    """mpmath's mantissas are gmpy2 mpz under its gmpy2 backend; a Fraction built from one keeps the mpz, which
+    SymPy's Rational turns into a float (and refuses): rational() takes both exactly.  The reference is the
+    Fraction's own integer arithmetic."""
+    import gmpy2
+    big = gmpy2.mpz(3) * 10 ** 50
+    assert rational("x", Fraction(big, 7)) == sp.Rational(3 * 10 ** 50, 7)
+    assert rational("x", big) == sp.Integer(3 * 10 ** 50)
+    x = mpmath.mpf("0.1")
+    man, exp = x.man_exp
+    assert rational("alpha", Fraction(man) * Fraction(2) ** exp) == sp.Rational(3602879701896397, 2 ** 55)

@@ -29,6 +29,7 @@ def _text(book) -> str:
 
 @pytest.mark.notebooks
 @pytest.mark.parametrize("path", BOOKS, ids=[p.stem for p in BOOKS])
+@pytest.mark.slow
 def test_notebook_runs_and_says_what_it_should(path):
     book = nbformat.read(path, as_version=4)
     assert all(not c.get("outputs") for c in book.cells if c.cell_type == "code"), "outputs are stripped in git"

@@ -137,6 +137,7 @@ def test_randomized_response_bracket(k, eps0, eps):
     assert inside(r.delta_lower, ex, r.delta_upper), (r.delta_lower, ex, r.delta_upper)
 
 
+@pytest.mark.slow
 def test_laplace_two_fold():
     c = pld.compose([(M.laplace("0.5"), 2)])
     for eps in ["0", "0.3", "0.75"]:
@@ -190,6 +191,7 @@ from hypothesis import strategies as st
 
 @settings(max_examples=8, deadline=None)
 @given(st.sampled_from(["0.05", "0.5", "0.2", "1e-3", "1e-12", "1e-60"]))
+@pytest.mark.slow
 def test_property_tradeoff(alpha):
     c = _shared()
     r = c.tradeoff(alpha)

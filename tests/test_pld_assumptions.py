@@ -55,6 +55,7 @@ def _exact_cyclic(a, b):
 
 @pytest.mark.parametrize("real", [False, True])
 @pytest.mark.parametrize("p", [4, 6, 8])
+@pytest.mark.slow
 def test_a2_fft_convolution_error(p, real):
     N = 1 << p
     rng = np.random.default_rng(p)

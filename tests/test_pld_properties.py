@@ -9,6 +9,7 @@ bracket contains the exact value.  Derandomised, so that the run is reproducible
 from __future__ import annotations
 
 import mpmath
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,7 @@ CTOR = {"gaussian": M.gaussian, "laplace": M.laplace, "randomized-response": M.r
 @settings(max_examples=30, deadline=None, derandomize=True)
 @given(MECHS, st.data(), st.integers(1, 12),
        st.lists(st.integers(-250, -1), min_size=3, max_size=3, unique=True))
+@pytest.mark.slow
 def test_bracket_properties(mech, data, k, exps):
     name, key, choices = mech
     value = data.draw(st.sampled_from(choices))

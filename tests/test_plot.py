@@ -132,6 +132,7 @@ def test_posterior_risk_and_power_series_against_closed_forms(tmp_path):
     assert_usage_error(run(["plot", "power", "gaussian", "--mu", "1", "--out", str(out)]), "mu")
 
 
+@pytest.mark.slow
 def test_figures_of_seed_000_with_an_index(tmp_path):
     r = run(["figures", "--paper", "000", "--out", str(tmp_path / "f")])
     assert r.rc == 0, r.err
@@ -265,6 +266,7 @@ def test_several_mechanisms_on_one_axes(tmp_path):
 
 
 @pytest.mark.parametrize("paper", ["001", "002", "003", "004"])
+@pytest.mark.slow
 def test_figures_of_every_other_seed(paper, tmp_path):
     r = run(["figures", "--paper", paper, "--out", str(tmp_path / paper)])
     assert r.rc == 0, r.err
@@ -294,6 +296,7 @@ def test_plot_edges_answer_in_one_line(tmp_path):
                        "deterministic")
 
 
+@pytest.mark.slow
 def test_semantics_of_pure_queries_by_composition_method(tmp_path):
     """seed 002 Fig. 3 (catalog KZ-P3): the posterior bound after k pure eps0-DP queries.  At k = 1 every
     method's guarantee is (eps0, 0)-DP or weaker; basic composition is pure, so its bound at prior 1/2 is

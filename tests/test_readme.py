@@ -50,6 +50,7 @@ def test_readme_example(command, expected):
     assert rc == (2 if expected.startswith("dp-derive: error:") else 0)
 
 
+@pytest.mark.slow
 def test_readme_python_session():
     """The ```pycon blocks are one doctest session."""
     import doctest

@@ -111,6 +111,7 @@ def test_cli_subsample_and_spec_compose_the_laplace_pair(tmp_path):
     assert bad.rc == 2
 
 
+@pytest.mark.slow
 def test_cli_subsample_limits():
     """Parameter inf: f_{0, 1 - (1 - p)^k} exactly (by hand: delta = 1 - 0.9^3 = 0.271 at any eps >= 0,
     beta = 0.729 - alpha); a parameter below the engine's grid is refused in one line."""

@@ -44,6 +44,7 @@ def test_delta_is_the_poisson_pair_integrated(mu, p, eps):
     assert abs(got - ref) <= mpmath.mpf(10) ** -24 * ref
 
 
+@pytest.mark.slow
 def test_profile_and_tradeoff_agree_by_conjugacy():
     """delta(eps) = sup_x 1 - C(x) - e^eps x, the sup found by brute force on the code's C."""
     for rec, p in ((derive.gaussian("1"), "0.2"), (derive.laplace("1.5"), "0.3")):

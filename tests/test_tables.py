@@ -35,6 +35,7 @@ def test_every_row_builds_and_its_module_is_declared():
 
 
 @pytest.mark.parametrize("m", T.TABLE, ids=[m.name for m in T.TABLE])
+@pytest.mark.slow
 def test_domain_ends_are_enforced_and_inside_is_a_tradeoff_function(m):
     """Just outside each end the constructor refuses, naming the parameter (the constructors read the
     table: this checks they do).  The independent side: at each closed end and just inside each end,

@@ -93,6 +93,7 @@ def test_the_integral_reference_can_fail():
     assert not (poisson.delta_lower <= ref <= poisson.delta_upper)
 
 
+@pytest.mark.slow
 def test_uniform_is_never_below_poisson():
     """C_q(f) <= f_q and <= f_q^{-1}: fixed-size batches cost at least the Poisson eps at the same q."""
     u = dpsgd.account(60000, 256, "1.1", steps=200, sampling="uniform", at_delta="1e-5")
