@@ -120,6 +120,7 @@ DOMAINS: dict[str, Domain] = {
     "order": D(1, None, low_open=True, meaning="order lambda > 1 of a Renyi divergence"),
     # canonical noise (seed 004 Sec. 3.2)
     "samples": D(1, 10 ** 8, integer=True, meaning="number of samples, at most 10^8"),
+    "seed": D(0, 10 ** 38, integer=True, meaning="seed of numpy's default generator, an integer in [0, 1e38]"),
     # output
     "digits": D(1, MAX_DIGITS, integer=True, meaning="significant digits of every number printed"),
 }

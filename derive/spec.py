@@ -49,6 +49,9 @@ def read_spec(path: str) -> list[Component]:
             text = handle.read()
     except OSError as exc:
         raise DomainError("spec", path, f"a readable JSON file ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise DomainError("spec", path, f"a UTF-8 text file (byte {exc.object[exc.start]:#04x} at offset "
+                          f"{exc.start} is not UTF-8)") from None
     return parse_spec(text, where=path)
 
 

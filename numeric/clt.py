@@ -58,6 +58,29 @@ def _value(record, name, digits):
     return as_mpf(F.functional(record, name, digits=digits).value, digits + 10)
 
 
+#: the largest kappa2/(kappa2 - kl^2) of a step: the variance of its privacy loss is a difference that
+#: loses log10 of this many of the digits + 10 verified digits of kl and kappa2 (1e8: 8 of them)
+MAX_CANCELLATION = 10 ** 8
+
+
+def _check_resolved(record, kl, kappa2):
+    """DomainError for a step whose privacy-loss variance kappa2 - kl^2 is lost to cancellation (G_mu with
+    mu > ~2e4: kl = mu^2/2, kappa2 = mu^2 + mu^4/4; at mu = 1e20 it vanished and the step was called
+    deterministic, at mu = 1e100 the quadrature ran 18 s into PrecisionExhausted).  A step with a small kl
+    (a genuinely deterministic loss, or none) passes: the sum's check below speaks for it."""
+    if not kl * kl > MAX_CANCELLATION:
+        return
+    if kappa2 - kl * kl > kappa2 / MAX_CANCELLATION:
+        return
+    if len(record.parameters) == 1:
+        name, value = str(record.parameters[0]), mpmath.nstr(mpmath.mpf(record.values[record.parameters[0]]), 6)
+    else:
+        name, value = "mechanisms", str(record)
+    raise DomainError(name, value, "small enough that the step's privacy-loss variance kappa2 - kl^2 "
+                      f"is at least kappa2/{MAX_CANCELLATION:.0e} (here kl = {mpmath.nstr(kl, 3)}: the variance "
+                      "is lost to cancellation; for gaussian, mu below 2e4)")
+
+
 def clt(entries, digits: int = 15) -> CltResult:
     """entries: [(TradeOff record, count)] of symmetric trade-off functions."""
     if not entries:
@@ -71,9 +94,11 @@ def clt(entries, digits: int = 15) -> CltResult:
                                                             "of Dong-Roth-Su is stated for symmetric f)")
             c = int(count)
             a = _value(record, "kl", d)
+            b = _value(record, "kappa2", d)
+            _check_resolved(record, a, b)
             kl += c * a
             kl2 += c * a * a
-            k2 += c * _value(record, "kappa2", d)
+            k2 += c * b
             kb3 += c * _value(record, "kappabar3", d)
             m3 += c * _value(record, "mu3", d)
         var = k2 - kl2                     # sum of the per-step variances of the privacy loss

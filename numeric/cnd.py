@@ -56,6 +56,9 @@ class CdfResult(ResultDisplay):
 SMALLEST_C = mpmath.ldexp(1, -3322)
 #: recursion steps allowed (|x| above this many units is refused: S(x) underflows any precision budget)
 MAX_STEPS = 10_000
+#: the smallest tail 1 - F(|x|) the CDF computes (the recursion works at ~ -log10(tail) digits;
+#: 1e-60: ~3 s for G_1 at x = 15)
+SMALLEST_TAIL = mpmath.mpf(10) ** -60
 NOTE = ("CNDs are not unique: this is the Awan-Vadhan construction from f's fixed point; for G_mu, "
         "N(0, 1/mu^2) is another canonical noise distribution")
 
@@ -75,6 +78,7 @@ class _F:
     """f at mpf arguments, at the ambient precision, and its fixed point."""
 
     def __init__(self, record: TradeOff):
+        self.record = record
         self.fn = compile_mp(record.bind(record.tradeoff))
         self.env = bound_env(record)
 
@@ -104,15 +108,24 @@ def fixed_point(record: TradeOff, digits: int = 15):
     return verified_mpf(lambda: _F(record).fixed_point(), digits)
 
 
-def _survival(f: _F, c, x):
-    """S(x) = 1 - F(x) for x >= 0 at the ambient precision."""
+def _survival(f: _F, c, x, shown=None):
+    """S(x) = 1 - F(x) for x >= 0 at the ambient precision.
+
+    Each step forms 1 - s, which needs the working precision to reach below s: a tail S(x) of 1e-N
+    costs N digits (cnd gaussian --mu 1 --x 40, S ~ 1e-350, ran > 120 s).  A tail below SMALLEST_TAIL,
+    once the working precision resolves it, is refused (DomainError naming x, ``shown``)."""
     steps = 0
     while x > mpmath.mpf(1) / 2:
         x -= 1
         steps += 1
     s = mpmath.mpf(1) / 2 - (1 - 2 * c) * x
-    for _ in range(steps):
+    resolved = mpmath.ldexp(1, -mpmath.mp.prec + 20) < SMALLEST_TAIL
+    for k in range(steps):
         s = f(1 - s)
+        if resolved and s < SMALLEST_TAIL and k + 1 < steps:
+            raise DomainError("x", shown, f"small enough in |x| that 1 - F(|x|) >= {mpmath.nstr(SMALLEST_TAIL, 3)} "
+                              f"for {f.record} (here the tail passes below it after {k + 1} of {steps} unit "
+                              "steps; each further one costs as many digits as the tail is small)")
     return s
 
 
@@ -130,7 +143,7 @@ def cdf(record: TradeOff, x, digits: int = 15) -> CdfResult:
     def side(small: bool):
         def compute():
             f = _F(record)
-            r = _survival(f, f.fixed_point(), abs(mpmath.mpf(xv.p) / xv.q))
+            r = _survival(f, f.fixed_point(), abs(mpmath.mpf(xv.p) / xv.q), x)
             return r if small else 1 - r
         return compute
     small, large = verified_mpf(side(True), digits), verified_mpf(side(False), digits)

@@ -27,6 +27,7 @@ from derive.tradeoff import TradeOff, eps_prime
 
 from .bridge import ONE, ZERO, Exact, compile_mp, exact_of, to_mpf
 from .inputs import alpha_exact, bound_env
+from .kernels import ndtri_lower
 from .solvers import bisect, golden_max, newton_in_bracket
 
 #: log(alpha) range searched by the numerical suprema: alpha in [1e-100000, 1]
@@ -115,6 +116,58 @@ def conjugate_at(record: TradeOff, y):
     return compute
 
 
+#: eps(delta) is searched up to 2^EPS_MAX_BITS (closed-form profiles); past it the command refuses
+EPS_MAX_BITS = 1000
+#: ... and up to 2^17 by the numerical supremum: its maximiser alpha <= e^-eps must lie well inside
+#: [e^LOG_ALPHA_LOW, 1] (past eps ~ 230259 the supremum misses it and eps(delta) came out too small)
+EPS_SUP_MAX_BITS = 17
+
+
+def _bracket(above, reachable, limit_bits: int):
+    """(lo, hi) with hi = 2 lo (or [0, 1]) and the root of the decreasing delta(eps) - target inside;
+    (lo, None) when no finite eps reaches the target; (None, hi) when none below 2^limit_bits does.
+
+    The exponent of hi doubles (2, 4, 16, 256, 2^16, ... : a dozen evaluations up to 2^1000, where
+    doubling hi took a thousand, 90 s for G_1e150), then bisection on the exponent narrows the bracket
+    to one binade.  reachable() is asked once hi passes 2^24 (1 - f(0) < delta: some finite eps)."""
+    if not above(mpmath.mpf(1)):
+        return mpmath.mpf(0), mpmath.mpf(1)
+    lo_bits, hi_bits, asked = 0, 1, False
+    while above(mpmath.ldexp(1, hi_bits)):
+        if hi_bits >= limit_bits:
+            return None, mpmath.ldexp(1, hi_bits)
+        lo_bits, hi_bits = hi_bits, min(2 * hi_bits, limit_bits)
+        if hi_bits >= 24 and not asked:
+            asked = True
+            if not reachable():
+                return mpmath.mpf(0), None
+    while hi_bits - lo_bits > 1:
+        mid = (lo_bits + hi_bits) // 2
+        if above(mpmath.ldexp(1, mid)):
+            lo_bits = mid
+        else:
+            hi_bits = mid
+    return mpmath.ldexp(1, lo_bits), mpmath.ldexp(1, hi_bits)
+
+
+def _gaussian_bracket(record: TradeOff, target):
+    """For G_mu with a large mu, a proved bracket of eps(delta): with eps = mu^2/2 + mu t,
+    delta(eps) = Phi(-t) - e^eps Phi(-t - mu), and e^eps Phi(-t - mu) <= phi(t)/(t + mu) (Mills' ratio), so
+    Phi(-t) - phi(t)/(t + mu) <= delta(eps) < Phi(-t): the root lies between t = z2 (Phi(-z2) = 2 delta, when
+    phi(z2)/(z2 + mu) < delta/2) and t = z (Phi(-z) = delta).  Its relative width ~ 2 (z - z2)/mu is below the
+    working precision for mu ~ 1e150, where the search over eps took 90 s.  None where it does not apply."""
+    if record.name != "gaussian" or len(record.parameters) != 1:
+        return None
+    mu, t = to_mpf(exact_of(record.values[record.parameters[0]])), to_mpf(target)
+    if mu < 2 ** 16 or not 0 < t < mpmath.mpf(1) / 4:
+        return None
+    z, z2 = -ndtri_lower(t), -ndtri_lower(2 * t)
+    if mpmath.exp(-z2 * z2 / 2) / mpmath.sqrt(2 * mpmath.pi) / (z2 + mu) >= t / 2:
+        return None
+    margin = mpmath.ldexp(1, -mpmath.mp.prec + 8)       # the rounding of z, z2 and the products
+    return (mu * mu / 2 + mu * z2) * (1 - margin), (mu * mu / 2 + mu * z) * (1 + margin)
+
+
 def eps_at(record: TradeOff, delta, digits: int):
     """compute() of eps(delta) = inf{eps >= 0 : delta(eps) <= delta}."""
     target = exact_of(parse("delta", delta, 0, 1))     # delta = 1: eps = 0 (delta(0) <= 1 always)
@@ -137,18 +190,22 @@ def eps_at(record: TradeOff, delta, digits: int):
         p0 = power(env)
         return (p0.cmp(target) < 0) if isinstance(p0, Exact) else (p0 < to_mpf(target))
 
+    limit = EPS_MAX_BITS if record.profile is not None else EPS_SUP_MAX_BITS
+
     def compute():
         if not above(ZERO):
             return ZERO
-        lo, hi = mpmath.mpf(0), mpmath.mpf(1)
-        while above(hi):
-            lo, hi = hi, hi * 2
-            if hi == 2**24 and not reachable():
-                return mpmath.mpf("inf")
-            if hi > mpmath.mpf(2) ** 1000:
-                raise ArithmeticError("eps(delta): no eps below 2^1000 reaches the target")
+        lo, hi = _gaussian_bracket(record, target) or _bracket(above, reachable, limit)
+        if hi is None or (lo is None and not reachable()):
+            return mpmath.mpf("inf")
+        if lo is None:
+            raise DomainError("delta", delta, f"large enough that eps(delta) <= 2^{limit} (about "
+                              f"{mpmath.nstr(mpmath.ldexp(1, limit), 3)}) for {record}, the largest eps "
+                              "computed here: eps(delta) exceeds it; take a smaller mechanism parameter")
         # stop a few ulps above the working precision (never below one ulp)
         tol = mpmath.ldexp(1, -mpmath.mp.prec + 6)
+        if hi - lo <= tol * hi:
+            return hi
         if slope is not None:
             return _newton_in_bracket(lo, hi, tol)
         _, hi = bisect(above, lo, hi, steps=mpmath.mp.prec + 64, stop=lambda lo, hi: hi - lo <= tol * hi)

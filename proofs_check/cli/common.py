@@ -449,3 +449,39 @@ __all__ = ["Parser", "subparser", "setup", "number", "numbers", "grid", "add_poi
            "mechanism_params", "mechanism_options", "mechanism_help", "Records", "output_parent",
            "output_format", "Emitter", "emit_one", "run_points", "run_one", "combinations", "Heartbeat",
            "UsageError", "Once", "lookup", "FORMATS", "DEFAULT_DIGITS", "text"]
+
+
+def output_file(name: str, path: str) -> None:
+    """UsageError unless ``path`` can be a file written by the command (``--out``, ``--data``): not a
+    folder, in an existing writable directory (issue #25: tracebacks from open/savefig)."""
+    import os
+    if os.path.isdir(path):
+        raise UsageError(f"{name}={path}: {name} must be a file path, not a folder")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError(f"{name}={path}: {name} must be in an existing directory ({folder} does not exist)")
+    if not os.access(folder, os.W_OK):
+        raise UsageError(f"{name}={path}: {name} must be in a writable directory")
+
+
+def file_errors(names: dict):
+    """Decorator of a command: an OSError of writing a file (permission, a full disk ...) is a UsageError
+    naming the flag whose path it is (``names``: flag -> args attribute), not a traceback."""
+    import functools
+    import os
+
+    def wrap(cmd):
+        @functools.wraps(cmd)
+        def run(args):
+            try:
+                return cmd(args)
+            except OSError as exc:
+                if isinstance(exc, BrokenPipeError) or exc.filename is None:
+                    raise
+                where = os.path.abspath(str(exc.filename))
+                flag = next((n for n, attr in names.items() if getattr(args, attr, None)
+                             and where.startswith(os.path.abspath(getattr(args, attr)))), next(iter(names)))
+                raise UsageError(f"{flag}={getattr(args, names[flag], None) or exc.filename}: cannot write "
+                                 f"{exc.filename} ({exc.strerror})") from None
+        return run
+    return wrap

@@ -3,6 +3,8 @@ seed 004 Sec. 3.2, Awan and Vadhan 2023)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from .common import (
     Once,
     Records,
@@ -35,7 +37,7 @@ def register(sub):
                       help="evaluate the quantile F^{-1}(U), U in (0, 1)")
     what.add_argument("--sample", type=number("samples", "sample"), metavar="N", action=Once,
                       help="draw N samples (float64, inverse CDF), N <= 10^8")
-    p.add_argument("--seed", type=int, default=None, help="seed of numpy's default generator (with --sample)")
+    p.add_argument("--seed", type=number("seed"), default=None, action=Once, help="seed of numpy's default generator (with --sample)")
     p.set_defaults(func=cmd_cnd)
 
 
@@ -66,8 +68,9 @@ def cmd_cnd(args):
                        "x": format_number(cnd.quantile(record, args.quantile, digits), digits)}
             lines = [f"{record}: F^-1({args.quantile}) = {payload['x']}"]
         else:
-            draws = cnd.sample(record, args.sample, args.seed)
-            payload = {**base, "samples": [repr(float(v)) for v in draws], "seed": args.seed}
+            seed = None if args.seed is None else int(Fraction(args.seed))     # checked by number("seed")
+            draws = cnd.sample(record, args.sample, seed)
+            payload = {**base, "samples": [repr(float(v)) for v in draws], "seed": seed}
             payload.pop("digits")
             lines = [" ".join(payload["samples"])]
         return payload, lines + [f"note: {cnd.NOTE}"]

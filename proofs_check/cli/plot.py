@@ -22,8 +22,10 @@ from .common import (
     _digits_type,
     add_mechanism,
     combinations,
+    file_errors,
     mechanism_help,
     number,
+    output_file,
     setup,
     subparser,
 )
@@ -139,6 +141,7 @@ def register(sub):
     f.set_defaults(func=cmd_figures)
 
 
+@file_errors({"out": "out"})
 def cmd_figures(args):
     from ..figures import PAPERS, figures
     if args.paper not in PAPERS:
@@ -195,13 +198,13 @@ def _paths(args):
     ext = os.path.splitext(out)[1].lower()
     if ext not in IMAGE_TYPES:
         raise UsageError(f"out={out}: out must end in one of {', '.join(IMAGE_TYPES)}")
-    folder = os.path.dirname(os.path.abspath(out))
-    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-        raise UsageError(f"out={out}: out must be in a writable directory")
+    output_file("out", out)
     data = args.data or os.path.splitext(out)[0] + ".csv"
+    output_file("data", data)
     return out, data
 
 
+@file_errors({"out": "out", "data": "data"})
 def cmd_plot(args):
     from derive.domains import parse_in
     from numeric import curves as CV
