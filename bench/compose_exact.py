@@ -55,7 +55,7 @@ def rel(a, b):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(allow_abbrev=False)
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args(argv)
     rows = []

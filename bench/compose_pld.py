@@ -77,7 +77,7 @@ def peer_laplace():
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(allow_abbrev=False)
     ap.add_argument("--quick", action="store_true", help="skip the DP-SGD row")
     args = ap.parse_args(argv)
     rows = []

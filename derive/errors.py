@@ -9,15 +9,33 @@ not confirm the requested number of digits within the precision budget.
 
 from __future__ import annotations
 
+#: an echoed value longer than this is shortened (``shorten``): its head, "...", its tail and its length
+MAX_SHOWN = 60
+HEAD, TAIL = 40, 10
+
+
+def shorten(value: object) -> str:
+    """``str(value)``, or for a long one (a 4300-digit number) its first 40 and last 10 characters
+    around "..." with the count of digits (or characters) left out of sight: an error message
+    names the value the user typed without echoing thousands of characters of it (issue #25 item 4)."""
+    text = str(value)
+    if len(text) <= MAX_SHOWN:
+        return text
+    digits = sum(ch.isdigit() for ch in text)
+    count = f"{digits} digits" if digits >= len(text) - 3 else f"{len(text)} characters"
+    return f"{text[:HEAD]}...{text[-TAIL:]} ({count})"
+
 
 class DomainError(ValueError):
-    """An argument lies outside the domain of the formula it is passed to."""
+    """An argument lies outside the domain of the formula it is passed to.
+
+    ``value`` is kept as given; the message shows it shortened (``shorten``) when it is long."""
 
     def __init__(self, parameter: str, value: object, valid: str):
         self.parameter = parameter
         self.value = value
         self.valid = valid
-        super().__init__(f"{parameter}={value}: {parameter} must be {valid}")
+        super().__init__(f"{parameter}={shorten(value)}: {parameter} must be {valid}")
 
 
 class PrecisionExhausted(ArithmeticError):

@@ -21,6 +21,8 @@ from .errors import DomainError
 _DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 #: decimal exponents beyond this are refused (10**10**6 would exhaust memory)
 MAX_EXPONENT = 1_000_000
+#: significant digits of a decimal's mantissa (Python's own limit on int(str), sys.get_int_max_str_digits())
+MAX_DIGITS = 4300
 
 
 def as_expr(value) -> sp.Basic:
@@ -53,9 +55,14 @@ def rational(name: str, value) -> sp.Rational:
     if not match:
         raise DomainError(name, value, "a finite decimal number such as 0.5 or 1e-300")
     if match.group(3):
+        if len(match.group(3)) > 12:          # int() of a 5000-digit exponent is itself refused by Python
+            raise DomainError(name, value, f"a decimal with exponent within +-{MAX_EXPONENT}")
         exponent = int(match.group(3)[1:])
         if abs(exponent) > MAX_EXPONENT:
             raise DomainError(name, value, f"a decimal with exponent within +-{MAX_EXPONENT}")
+    if len(match.group(1).replace(".", "").lstrip("0")) > MAX_DIGITS:
+        raise DomainError(name, value, f"a decimal of at most {MAX_DIGITS} significant digits (use an exponent: "
+                                       "1e5000, not 1 followed by 5000 zeros)")
     return _decimal_rational(match)
 
 
@@ -69,7 +76,7 @@ def _decimal_rational(match) -> sp.Rational:
     body = match.group(1)
     exponent = int(match.group(3)[1:]) if match.group(3) else 0
     whole, _, frac = body.partition(".")
-    mantissa = int((whole or "0") + frac)
+    mantissa = int(((whole or "0") + frac).lstrip("0") or "0")
     exponent -= len(frac)
     if match.group(0).startswith("-"):
         mantissa = -mantissa
@@ -97,9 +104,8 @@ def _show(value: sp.Rational) -> str:
     """A short decimal rendering (never str() of a 100000-digit integer)."""
     import mpmath
     if max(abs(value.p).bit_length(), value.q.bit_length()) > 120:
-        with mpmath.workdps(20):
-            return mpmath.nstr(mpmath.mpf(value.p) / value.q, 6) if abs(value.p).bit_length() < 3000 \
-                else ("a number below 0" if value < 0 else "a very large number")
+        with mpmath.workdps(20):        # mpf of a big int is binary (no int -> str): cheap at 10^1000000
+            return mpmath.nstr(mpmath.mpf(value.p) / value.q, 6)
     if value.q == 1:
         return str(value.p)
     q, twos, fives = value.q, 0, 0
@@ -120,6 +126,6 @@ def parse(name: str, value, low=None, high=None, **kw) -> sp.Rational:
     try:
         return check_range(name, r, low, high, **kw)
     except DomainError as exc:
-        if isinstance(value, str) and len(value) <= 40:
+        if isinstance(value, str):      # as typed (DomainError shortens a long one)
             raise DomainError(name, value.strip(), exc.valid) from None
         raise

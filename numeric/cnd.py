@@ -59,6 +59,7 @@ MAX_STEPS = 10_000
 #: the smallest tail 1 - F(|x|) the CDF computes (the recursion works at ~ -log10(tail) digits;
 #: 1e-60: ~3 s for G_1 at x = 15)
 SMALLEST_TAIL = mpmath.mpf(10) ** -60
+SMALLEST_TAIL_INV = 10 ** 60      # the same bound, exact, for the quantile's levels
 NOTE = ("CNDs are not unique: this is the Awan-Vadhan construction from f's fixed point; for G_mu, "
         "N(0, 1/mu^2) is another canonical noise distribution")
 
@@ -152,31 +153,51 @@ def cdf(record: TradeOff, x, digits: int = 15) -> CdfResult:
     return CdfResult(cdf=small, survival=large, note=NOTE, digits=digits)
 
 
-def _quantile_mp(f: _F, c, u):
-    """Q(u) for u in (0, 1) at the ambient precision (u given with its complement handled by symmetry)."""
-    if u < mpmath.mpf(1) / 2:
-        return -_quantile_mp(f, c, 1 - u)
+class _BeyondSteps(Exception):
+    """The quantile recursion took more than MAX_STEPS steps (the level's quantile is that far out)."""
+
+
+def _quantile_upper(f: _F, c, s):
+    """Q(1 - s) for a level 1 - s in [1/2, 1), given by its complement s in (0, 1/2] (exact at the
+    ambient precision: 1 - s is not rounded to 1 when s is 1e-50)."""
+    u = 1 - s
     shift = 0
     while u > 1 - c:                # F(x) = u > 1 - c  =>  F(x - 1) = f(1 - u)
         u = f(1 - u)
         shift += 1
         if shift > MAX_STEPS:
-            raise DomainError("quantile", "u", f"a level whose quantile is within {MAX_STEPS} units")
+            raise _BeyondSteps()
     return shift + (u - mpmath.mpf(1) / 2) / (1 - 2 * c)
 
 
 def quantile(record: TradeOff, u, digits: int = 15):
-    """F^{-1}(u), u in (0, 1), to ``digits`` verified digits."""
+    """F^{-1}(u), u in (0, 1), to ``digits`` verified digits.
+
+    Q(u) = -Q(1 - u) below 1/2; the upper level 1 - s is formed from the smaller side s = min(u, 1 - u),
+    taken exactly, at the working precision plus the bits of 1/s, so that 1 - s keeps s (issue #25
+    item 3: at 1e-50, 1 - s rounded to 1 and the recursion never left the tail)."""
     from derive.domains import parse_in
     _check(record)
     uv = parse_in("alpha_open", u, "quantile")
     if uv * 2 == 1:
         return mpmath.mpf(0)          # the median of a symmetric law, exactly (verified() never accepts a float 0)
+    small, sign = (uv, -1) if uv * 2 < 1 else (1 - uv, 1)
+    if small * SMALLEST_TAIL_INV < 1:   # the tails the CDF computes (SMALLEST_TAIL): --x and --quantile agree
+        raise DomainError("quantile", u, "a level in [1e-60, 1 - 1e-60], the tails the CDF computes (a level "
+                          "1e-N costs about N extra digits of working precision)")
+    extra = max(0, small.q.bit_length() - small.p.bit_length()) + 10
 
     def compute():
         f = _F(record)
-        return _quantile_mp(f, f.fixed_point(), mpmath.mpf(uv.p) / uv.q)
-    return verified_mpf(compute, digits)
+        c = f.fixed_point()
+        with mpmath.workprec(mpmath.mp.prec + extra):
+            return sign * _quantile_upper(f, c, mpmath.mpf(small.p) / small.q)
+    try:
+        return verified_mpf(compute, digits)
+    except _BeyondSteps:
+        raise DomainError("quantile", u, f"a level in (0, 1) whose quantile is within {MAX_STEPS} units of 0 "
+                          f"(|F^-1(U)| <= {MAX_STEPS}, the range of --x); this level's quantile is farther "
+                          "out") from None
 
 
 # ------------------------------------------------------------------ float path
@@ -204,7 +225,8 @@ def quantile_fp(record: TradeOff, u):
         todo = v > 1 - c
         steps += 1
         if steps > MAX_STEPS:
-            raise DomainError("quantile", "u", "levels whose quantiles are within 10^4 units")
+            level = float(np.asarray(u)[todo].flat[0])
+            raise DomainError("quantile", repr(level), f"a level whose quantile is within {MAX_STEPS} units of 0")
     return sign * (shift + (v - 0.5) / (1 - 2 * c))
 
 

@@ -155,12 +155,34 @@ def log_power(record: TradeOff, log_alpha):
 
 
 def profile_delta(record: TradeOff, eps):
-    """delta(eps): the closed form in float64, else the mp path rounded to float."""
-    e = _array("eps", eps, 0.0, np.inf)
-    if record.profile is not None:
-        fn = compile_fp(_bound(record, record.profile), (eps_prime,))
-        return _result(np.broadcast_to(fp_call(fn, e), e.shape) + 0.0)
-    return _scalar_mp(_mp.profile_delta, record, e)
+    """delta(eps): the closed form in float64, else the mp path rounded to float.
+
+    Any real eps: for eps < 0, delta(eps) = sup_alpha 1 - f(alpha) - e^eps alpha = 1 + f*(-e^eps) is
+    still defined (and >= 1 - e^eps > 0), as on the mp path; the records' closed forms are stated for
+    eps >= 0, so negative entries are the mp path's value (the supremum) rounded to float64."""
+    e = _real_eps(eps)
+    if record.profile is None:
+        return _scalar_mp(_mp.profile_delta, record, e)
+    fn = compile_fp(_bound(record, record.profile), (eps_prime,))
+    out = np.array(np.broadcast_to(fp_call(fn, np.maximum(e, 0.0)), e.shape) + 0.0, dtype=float)
+    return _result(_negative_by_mp(record, e, out, _mp.profile_delta))
+
+
+def _real_eps(eps):
+    """eps as a float array of real numbers (+inf allowed: delta(inf) = 1 - f(0)); -inf and NaN refused."""
+    e = _array("eps", eps, -np.inf, np.inf)
+    if np.any(np.isneginf(e)):
+        raise DomainError("eps", "-inf", "in (-inf, inf] (any real number, or inf)")
+    return e
+
+
+def _negative_by_mp(record: TradeOff, e, out, func, log=False):
+    """``out`` with its entries at eps < 0 replaced by the mp path's (their log with ``log``)."""
+    negative = e < 0
+    if np.any(negative):
+        values = np.asarray(_scalar_mp(func, record, np.atleast_1d(e[negative])), dtype=float)
+        out[negative] = np.log(values) if log else values
+    return out
 
 
 def _scalar_mp(func, first, arr):
@@ -172,10 +194,11 @@ def _scalar_mp(func, first, arr):
 def log_profile_delta(record: TradeOff, eps):
     """log delta(eps) in float64 from the closed-form profile written as log A + log1p(-B/A)
     (``derive.stabilize.log_of_difference``): finite far below the float range of delta."""
-    e = _array("eps", eps, 0.0, np.inf)
+    e = _real_eps(eps)
     if record.profile is None:
         return _result(np.log(np.asarray(_scalar_mp(_mp.profile_delta, record, e), dtype=float)))
-    return _result(np.broadcast_to(fp_call(_log_profile_fn(record), e), e.shape) + 0.0)
+    out = np.array(np.broadcast_to(fp_call(_log_profile_fn(record), np.maximum(e, 0.0)), e.shape) + 0.0)
+    return _result(_negative_by_mp(record, e, out, _mp.profile_delta, log=True))
 
 
 def _log_profile_fn(record: TradeOff):

@@ -268,10 +268,28 @@ def per_paper_lines(rows: list[dict]) -> list[str]:
     return out
 
 
+#: beside a CONFIRMED row's negative margin in the text report (issue #25 item 6)
+WITHIN_TOL = "(within tol)"
+WITHIN_TOL_NOTE = (f"{WITHIN_TOL}: a margin below 0 that is within the check's tolerance (the verified error of the "
+                   "evaluation, or the claim's stated tolerance), so the claim is CONFIRMED, not FAILED")
+
+
+def _within_tolerance(r: dict) -> bool:
+    """A CONFIRMED row whose worst margin is negative: above minus the tolerance, not above 0."""
+    margin = r.get("margin")
+    return r["status"] == "CONFIRMED" and isinstance(margin, str) and margin.strip().startswith("-")
+
+
+def _margin_cell(r: dict) -> str:
+    if r["margin"] is None:
+        return ""
+    return f"margin {r['margin']}" + (f" {WITHIN_TOL}" if _within_tolerance(r) else "")
+
+
 def _check_text(result: dict) -> str:
     lines = []
     for r in result["claims"]:
-        margin = f"margin {r['margin']}" if r["margin"] is not None else ""
+        margin = _margin_cell(r)
         status = r["status"] + ("*" if r.get("certified") else "")
         lines.append(f"{status:<12} {r['id']:<45} {margin:<18} {r['points']:>5} pts {r['seconds']:>7.2f} s"
                      f"  {r.get('method') or ''}")
@@ -285,6 +303,8 @@ def _check_text(result: dict) -> str:
             lines.append(f"    what holds:     {plain(ref.get('holds_instead'))}")
         if r["counterexample"]:
             lines.append(f"    counterexample: {plain(r['counterexample'])}")
+    if any(_within_tolerance(r) for r in result["claims"]):
+        lines.append(WITHIN_TOL_NOTE)
     lines += per_paper_lines(result["claims"])
     s = result["summary"]
     lines.append(f"{s['total']} claims: {s['PROVEN']} proven, {s['CONFIRMED']} confirmed, "

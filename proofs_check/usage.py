@@ -2,6 +2,8 @@
 
 import argparse
 
+from derive.errors import shorten
+
 
 class UsageError(Exception):
     pass
@@ -15,10 +17,11 @@ def positive_int(name: str, largest: int | None = None):
         try:
             value = int(text)
         except ValueError:
-            raise UsageError(f"{name}={text}: must be {valid}") from None
+            raise UsageError(f"{name}={shorten(text)}: must be {valid}") from None
         if value < 1 or (largest is not None and value > largest):
-            raise UsageError(f"{name}={text}: must be {valid}")
+            raise UsageError(f"{name}={shorten(text)}: must be {valid}")
         return value
+    parse.valid = valid
     return parse
 
 
@@ -29,7 +32,7 @@ class Once(argparse.Action):
         seen = getattr(namespace, "_given_once", set())
         if self.dest in seen:
             shown = ",".join(values) if isinstance(values, (tuple, list)) else values
-            raise UsageError(f"{self.dest}={shown}: {option_string} given twice; give it once")
+            raise UsageError(f"{self.dest}={shorten(shown)}: {option_string} given twice; give it once")
         seen.add(self.dest)
         setattr(namespace, "_given_once", seen)
         setattr(namespace, self.dest, values)
@@ -41,8 +44,9 @@ def positive_seconds(name: str):
         try:
             value = float(text)
         except ValueError:
-            raise UsageError(f"{name}={text}: must be a number of seconds > 0") from None
+            raise UsageError(f"{name}={shorten(text)}: must be a number of seconds > 0") from None
         if not 0 < value < float("inf"):
-            raise UsageError(f"{name}={text}: must be a number of seconds > 0")
+            raise UsageError(f"{name}={shorten(text)}: must be a number of seconds > 0")
         return value
+    parse.valid = "a number of seconds > 0"
     return parse

@@ -71,7 +71,7 @@ def _version() -> str:
 def build_parser() -> Parser:
     import argparse
     parser = Parser(prog="dp-derive", description=DESCRIPTION, epilog=EPILOG,
-                    formatter_class=argparse.RawDescriptionHelpFormatter)
+                    formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
     parser.add_argument("--version", action="version", version=f"dp-derive {_version()}")
     sub = parser.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
     for family in FAMILIES:
@@ -132,6 +132,16 @@ def _our_words(message: str) -> str:
     return message
 
 
+_LONG_VALUE = re.compile(r"[\w.+\-,/]{61,}")
+
+
+def _short_values(message: str) -> str:
+    """Every run of value characters longer than 60 (a 4300-digit number echoed by a message that
+    did not shorten it itself) shown by ``derive.errors.shorten`` (issue #25 item 4)."""
+    from derive.errors import shorten
+    return _LONG_VALUE.sub(lambda m: shorten(m.group(0)), message)
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     try:
@@ -145,7 +155,7 @@ def main(argv=None) -> int:
             return 2
         return args.func(args) or 0
     except (UsageError, DomainError) as exc:
-        print(f"dp-derive: error: {exc}", file=sys.stderr)
+        print(f"dp-derive: error: {_short_values(str(exc))}", file=sys.stderr)
         return 2
     except PrecisionExhausted as exc:
         print(f"dp-derive: precision exhausted: {exc}", file=sys.stderr)

@@ -55,7 +55,8 @@ def register(sub) -> None:
     ch = sub.add_parser("check", help="check the theorems and paper claims of the registry",
                         description="Check every registered claim (or a paper's, or one) and report its "
                                     "status, method, worst margin and where it occurs.",
-                        epilog=CHECK_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                        epilog=CHECK_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+                        allow_abbrev=False)
     ch.add_argument("--paper", choices=PAPER_IDS, default=None, action=Once, help="only the claims of this seed paper")
     ch.add_argument("--claim", metavar="ID", default=None, action=Once, help="only this claim id")
     ch.add_argument("--certified", action="store_true",
@@ -77,7 +78,8 @@ def register(sub) -> None:
                         description="Recompute every printed number the toolkit can (reproduced | differs | "
                                     "unverifiable, with the reading used), or list the paper statements "
                                     "the checker refuted (--errata).",
-                        epilog=REPRODUCE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                        epilog=REPRODUCE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+                        allow_abbrev=False)
     rp.add_argument("--paper", choices=PAPER_IDS, default=None, action=Once, help="only this seed paper")
     rp.add_argument("--errata", action="store_true",
                     help="list the paper statements found false, with what holds instead and the claim")

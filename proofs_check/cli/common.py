@@ -17,7 +17,7 @@ import threading
 import time
 
 from derive.domains import DOMAINS
-from derive.errors import DomainError
+from derive.errors import DomainError, shorten
 from derive.mechanisms.table import BY_NAME, NAMES, Mechanism, lookup
 
 from ..usage import Once, UsageError
@@ -29,7 +29,12 @@ DEFAULT_DIGITS = 15
 class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is our one-line error (exit 2), not argparse's, and a flag
     that takes a value may be given once unless it says otherwise (a repeated flag is an error,
-    not 'the last one wins')."""
+    not 'the last one wins').  Prefix matching is off (``allow_abbrev=False``): ``--alpha`` is not
+    taken for ``--alpha0``, nor ``--m`` for ``--mu`` (issue #25 item 1)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message):
         raise UsageError(message)
@@ -39,12 +44,31 @@ class Parser(argparse.ArgumentParser):
             kwargs["action"] = Once
         return super().add_argument(*args, **kwargs)
 
+    def _get_value(self, action, arg_string):
+        """The ``type=`` of a flag applied to its text; a comma list given to a flag whose type does not
+        take lists (``takes_list``) is refused saying so (issue #25 item 2: not 'must be a finite decimal
+        number'), and a ValueError of a plain type (``int``) is our one-line message."""
+        if not action.option_strings or action.type is None or not isinstance(arg_string, str):
+            return super()._get_value(action, arg_string)
+        flag = max(action.option_strings, key=len)
+        if "," in arg_string and not getattr(action.type, "takes_list", False):
+            key = getattr(action.type, "domain_key", None)
+            valid = getattr(action.type, "valid", None) or (DOMAINS[key].describe() if key in DOMAINS else None)
+            raise UsageError(f"{action.dest}={shorten(arg_string)}: {flag} takes a single value"
+                             + (f" ({valid})" if valid else "") + f"; comma lists are not accepted for {flag}")
+        try:
+            return super()._get_value(action, arg_string)
+        except argparse.ArgumentError:
+            kind = {"int": "an integer", "float": "a number"}.get(getattr(action.type, "__name__", ""), "a valid value")
+            raise UsageError(f"{action.dest}={shorten(arg_string)}: {flag} must be {kind}") from None
+
 
 def subparser(sub, name, summary, description, examples, parents=(), aliases=()):
     """A subcommand with a one-line summary (in ``dp-derive --help``), a description and examples."""
     epilog = "examples:\n" + "\n".join("  " + e for e in examples)
     return sub.add_parser(name, help=summary, description=description, epilog=epilog, parents=list(parents),
-                          formatter_class=argparse.RawDescriptionHelpFormatter, aliases=list(aliases))
+                          formatter_class=argparse.RawDescriptionHelpFormatter, aliases=list(aliases),
+                          allow_abbrev=False)
 
 
 # ---------------------------------------------------------------- numbers ------
@@ -110,6 +134,7 @@ def numbers(key: str | None, name: str):
     parse.__name__ = name
     wrapped = _usage(parse)
     wrapped.domain_key = key
+    wrapped.takes_list = True
     return wrapped
 
 
@@ -147,7 +172,9 @@ def grid(key: str | None, name: str):
             texts = [mpmath.nstr(v, 17, strip_zeros=True, min_fixed=-4, max_fixed=17) for v in inner]
         return (lo, *texts, hi)
     parse.__name__ = name + "-grid"
-    return _usage(parse)
+    wrapped = _usage(parse)
+    wrapped.takes_list = True          # its own grammar (LO:HI:N); a comma is its own error
+    return wrapped
 
 
 def add_points(p, dest: str, key: str | None, meaning: str, required=False, name=None):
@@ -287,7 +314,7 @@ class Records:
 
 def output_parent(digits=True, formats=FORMATS) -> argparse.ArgumentParser:
     """--digits D, --json and --format, shared by the computing commands."""
-    p = argparse.ArgumentParser(add_help=False)
+    p = Parser(add_help=False, allow_abbrev=False)
     if digits:
         p.add_argument("--digits", type=_digits_type, default=DEFAULT_DIGITS, action=Once, metavar="D",
                        help=f"significant digits of every number printed, verified (default {DEFAULT_DIGITS}, "
@@ -304,6 +331,7 @@ def _digits_type(text: str) -> int:
 
 
 _digits_type = _usage(_digits_type)
+_digits_type.valid = DOMAINS["digits"].describe()
 
 
 def output_format(args) -> str:
@@ -402,6 +430,16 @@ class Heartbeat:
             if time.monotonic() - self.start >= self.after:
                 sys.stderr.write("\r" + " " * 60 + "\r")
                 sys.stderr.flush()
+
+
+def one_value_each(given: dict, command: str) -> dict:
+    """{flag: its one value} for a command that takes one value per mechanism parameter: a comma list
+    is refused naming the flag and the list (issue #25 item 2)."""
+    for name, values in given.items():
+        if len(values) != 1:
+            raise UsageError(f"{name}={shorten(','.join(values))}: {command} takes a single value of --{name}; "
+                             f"comma lists are not accepted for --{name} here")
+    return {k: v[0] for k, v in given.items()}
 
 
 def combinations(args, names: tuple[str, ...], given: dict) -> list[dict]:

@@ -23,6 +23,7 @@ from .common import (
     mechanism_help,
     mechanism_params,
     number,
+    one_value_each,
     run_one,
     subparser,
 )
@@ -112,9 +113,7 @@ def _plan(args):
     from derive.mechanisms.table import BY_NAME
     mechanism = BY_NAME[args.mechanism]
     given, _ = mechanism_params(args, mechanism)
-    if any(len(v) != 1 for v in given.values()):
-        raise UsageError("compose fdp takes one value per mechanism parameter")
-    values = {k: v[0] for k, v in given.items()}
+    values = one_value_each(given, "compose fdp")
     mechanism.build(values)                     # the domain checks of the record (one table)
     return [(args.mechanism, values, int(args.k), None)], {"mechanism": args.mechanism, "params": values,
                                                            "k": args.k}

@@ -16,6 +16,7 @@ from .common import (
     mechanism_help,
     mechanism_options,
     mechanism_params,
+    one_value_each,
     output_parent,
     run_points,
     setup,
@@ -208,11 +209,8 @@ def cmd_latex(args):
         record = mechanism.build(None, mechanism_options(args, mechanism))
     else:
         given, _ = mechanism_params(args, mechanism)
-        for name, values in given.items():
-            if len(values) != 1:
-                raise UsageError(f"{name}={','.join(values)}: latex takes one value per parameter")
+        values = one_value_each(given, "latex")
         records = Records(args, mechanism)
-        values = {k: v[0] for k, v in given.items()}
         record, given = records.get(values), records.shown(values)
     q = args.quantity
     if q == "tradeoff":

@@ -34,6 +34,7 @@ def _rho(text: str) -> str:
 
 
 _rho.__name__ = "rho"
+_rho.valid = "a number >= 0, or inf"
 
 
 def register(sub):

@@ -14,6 +14,7 @@ from .common import (
     mechanism_help,
     mechanism_params,
     number,
+    one_value_each,
     output_parent,
     run_one,
     subparser,
@@ -46,10 +47,8 @@ def cmd_cnd(args):
     from numeric.precision import format_number
     mechanism = lookup(args.mechanism)
     given, _ = mechanism_params(args, mechanism)
-    if any(len(v) != 1 for v in given.values()):
-        raise UsageError("cnd takes one value per mechanism parameter")
+    values = one_value_each(given, "cnd")
     records = Records(args, mechanism)
-    values = {k: v[0] for k, v in given.items()}
     if args.seed is not None and args.sample is None:
         raise UsageError(f"seed={args.seed}: --seed goes with --sample")
     digits = args.digits

@@ -25,6 +25,7 @@ from .common import (
     file_errors,
     mechanism_help,
     number,
+    one_value_each,
     output_file,
     setup,
     subparser,
@@ -170,7 +171,7 @@ def _draw_in_process(argv) -> int:
     import argparse
 
     from derive.errors import DomainError
-    parser = argparse.ArgumentParser(prog="dp-derive")
+    parser = argparse.ArgumentParser(prog="dp-derive", allow_abbrev=False)
     register(parser.add_subparsers(dest="command"))
     try:
         args = parser.parse_args(list(argv))
@@ -257,7 +258,7 @@ def cmd_plot(args):
         if args.also:
             raise UsageError("also: --also is for KIND tradeoff")
         if len(combos) != 1:
-            raise UsageError("composition: give one value per mechanism parameter")
+            one_value_each(given, "KIND composition")
         curves, notes = _composition_curves(args, mechanism, records, combos[0]), []
         title = f"{int(args.k)} x {records.get(combos[0])}: composition, CLT and Berry-Esseen band"
     else:

@@ -27,6 +27,7 @@ from .common import (
     mechanism_help,
     mechanism_params,
     number,
+    one_value_each,
     output_parent,
     run_one,
     subparser,
@@ -67,9 +68,7 @@ def cmd_subsample(args):
     from numeric.precision import format_number
     mechanism = lookup(args.mechanism)
     given, _ = mechanism_params(args, mechanism)
-    if any(len(v) != 1 for v in given.values()):
-        raise UsageError("subsample takes one value per mechanism parameter")
-    values = {k: v[0] for k, v in given.items()}
+    values = one_value_each(given, "subsample")
     records = Records(args, mechanism)
     k = int(args.k) if args.k is not None else None
     if k is not None and k > 1:
