@@ -28,7 +28,7 @@ from derive.tradeoff import TradeOff, eps_prime
 from .bridge import ONE, ZERO, Exact, compile_mp, exact_of, to_mpf
 from .inputs import alpha_exact, bound_env
 from .kernels import ndtri_lower
-from .solvers import bisect, golden_max, newton_in_bracket
+from .solvers import bisect, golden_max, integer_midpoint, newton_in_bracket
 
 #: log(alpha) range searched by the numerical suprema: alpha in [1e-100000, 1]
 LOG_ALPHA_LOW = -230259
@@ -141,12 +141,8 @@ def _bracket(above, reachable, limit_bits: int):
             asked = True
             if not reachable():
                 return mpmath.mpf(0), None
-    while hi_bits - lo_bits > 1:
-        mid = (lo_bits + hi_bits) // 2
-        if above(mpmath.ldexp(1, mid)):
-            lo_bits = mid
-        else:
-            hi_bits = mid
+    lo_bits, hi_bits = bisect(lambda bits: above(mpmath.ldexp(1, bits)), lo_bits, hi_bits,
+                              mid=integer_midpoint, stop=lambda lo, hi: hi - lo <= 1)
     return mpmath.ldexp(1, lo_bits), mpmath.ldexp(1, hi_bits)
 
 
