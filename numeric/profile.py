@@ -147,14 +147,15 @@ def _bracket(above, reachable, limit_bits: int):
 
 
 def _gaussian_bracket(record: TradeOff, target):
-    """For G_mu with a large mu, a proved bracket of eps(delta): with eps = mu^2/2 + mu t,
+    """For G_mu with a large mu (a record with the ``gdp_mu`` fact), a proved bracket of eps(delta): with eps = mu^2/2 + mu t,
     delta(eps) = Phi(-t) - e^eps Phi(-t - mu), and e^eps Phi(-t - mu) <= phi(t)/(t + mu) (Mills' ratio), so
     Phi(-t) - phi(t)/(t + mu) <= delta(eps) < Phi(-t): the root lies between t = z2 (Phi(-z2) = 2 delta, when
     phi(z2)/(z2 + mu) < delta/2) and t = z (Phi(-z) = delta).  Its relative width ~ 2 (z - z2)/mu is below the
     working precision for mu ~ 1e150, where the search over eps took 90 s.  None where it does not apply."""
-    if record.name != "gaussian" or len(record.parameters) != 1:
+    fact = record.facts.get("gdp_mu")         # the capability: the record is G_mu (derive.mechanisms.gaussian)
+    if fact is None:
         return None
-    mu, t = to_mpf(exact_of(record.values[record.parameters[0]])), to_mpf(target)
+    mu, t = to_mpf(compile_mp(record.bind(fact[0]))(bound_env(record))), to_mpf(target)
     if mu < 2 ** 16 or not 0 < t < mpmath.mpf(1) / 4:
         return None
     z, z2 = -ndtri_lower(t), -ndtri_lower(2 * t)

@@ -53,7 +53,15 @@ def gaussian(mu=None) -> TradeOff:
         name="gaussian", parameters=(sy.mu,), tradeoff=tradeoff, power=power, paper=paper,
         domain=described(mu="mu"), citation=CITATION_G, values=values,
         profile=profile, profile_citation=CITATION_PROFILE, symmetric=True, pure_eps=None,
+        facts=_gdp_fact(m),
     )
+
+
+def _gdp_fact(m) -> dict:
+    """The capability ``gdp_mu``: the record is G_mu for this mu (an expression in its parameters); consumers
+    that have a G_mu-specific route (numeric.profile's asymptotic eps(delta) bracket) ask for it instead of
+    comparing mechanism names."""
+    return {"gdp_mu": (m, "the trade-off function is G_mu")}
 
 
 def classical_mu(eps_expr, delta_expr):
@@ -80,4 +88,5 @@ def classical_gaussian(eps=None, delta=None) -> TradeOff:
         values={**ve, **vd}, profile=profile, profile_citation=CITATION_PROFILE,
         symmetric=True, pure_eps=None,
         notes="mu = eps / sqrt(2 ln(1.25/delta)); the (eps, delta) guarantee is proved for eps < 1.",
+        facts=_gdp_fact(m),
     )
