@@ -81,6 +81,7 @@ def gdp(mus):
                    tradeoff=base.tradeoff.xreplace(sub), power=base.power.xreplace(sub),
                    paper=base.paper.xreplace(sub), profile=base.profile.xreplace(sub),
                    domain={}, notes=f"mu = {mu}", label=f"mu={mu}",
+                   facts={k: (v[0].xreplace(sub), *v[1:]) for k, v in base.facts.items()},
                    citation=base.citation + "; Dong-Roth-Su Cor. 3.3 (composition)")
 
 

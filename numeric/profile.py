@@ -153,9 +153,10 @@ def _gaussian_bracket(record: TradeOff, target):
     phi(z2)/(z2 + mu) < delta/2) and t = z (Phi(-z) = delta).  Its relative width ~ 2 (z - z2)/mu is below the
     working precision for mu ~ 1e150, where the search over eps took 90 s.  None where it does not apply."""
     fact = record.facts.get("gdp_mu")         # the capability: the record is G_mu (derive.mechanisms.gaussian)
-    if fact is None:
+    mu_expr = record.bind(fact[0]) if fact is not None else None
+    if mu_expr is None or mu_expr.free_symbols:     # a record rebuilt without its parameter values: no bracket
         return None
-    mu, t = to_mpf(compile_mp(record.bind(fact[0]))(bound_env(record))), to_mpf(target)
+    mu, t = to_mpf(compile_mp(mu_expr)(bound_env(record))), to_mpf(target)
     if mu < 2 ** 16 or not 0 < t < mpmath.mpf(1) / 4:
         return None
     z, z2 = -ndtri_lower(t), -ndtri_lower(2 * t)
