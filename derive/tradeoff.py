@@ -69,6 +69,14 @@ class TradeOff:
             return None
         return expr.xreplace(dict(self.values)) if self.values else expr
 
+    def fact(self, key: str):
+        """The value of capability ``key`` (``derive.mechanisms.facts``) with the bound parameter values
+        substituted, or None when the record does not declare it."""
+        if key not in self.facts:
+            return None
+        value = self.facts[key][0]
+        return self.bind(value) if isinstance(value, sp.Basic) else value
+
     @property
     def f(self) -> sp.Expr:
         """f(alpha) with the parameter values substituted."""

@@ -10,20 +10,14 @@ table (``dp-derive --help``) does not load SymPy.
 
 import sys
 import types
-from importlib import import_module
 
 from .table import BY_NAME, NAMES, TABLE
 
-_CONSTRUCTORS = {
-    "gaussian": "gaussian", "classical_gaussian": "gaussian", "laplace": "laplace",
-    "approx_dp": "approx_dp", "randomized_response": "approx_dp",
-    "uniform_sampling": "uniform_sampling", "noise": "noise", "discrete_gaussian": "discrete_gaussian",
-}
-
-#: every module the lazy names may load (tests/test_layering.py reads this)
-LAZY_IMPORTS = ("derive.mechanisms.gaussian", "derive.mechanisms.laplace", "derive.mechanisms.approx_dp",
-                "derive.mechanisms.uniform_sampling", "derive.mechanisms.noise",
-                "derive.mechanisms.discrete_gaussian")
+#: constructor function -> its table row (``Mechanism.factory`` imports the module on first use; the
+#: modules it may load are ``table.LAZY_IMPORTS``)
+_CONSTRUCTORS = {m.constructor.partition(":")[2]: m for m in TABLE}
+#: the submodules named like the constructor they define
+_SHADOWED = {m.constructor.partition(":")[0] for m in TABLE} & set(_CONSTRUCTORS)
 
 __all__ = [*_CONSTRUCTORS, "MECHANISMS", "TABLE", "BY_NAME", "NAMES"]
 
@@ -31,15 +25,14 @@ __all__ = [*_CONSTRUCTORS, "MECHANISMS", "TABLE", "BY_NAME", "NAMES"]
 class _Package(types.ModuleType):
     """Keeps ``derive.mechanisms.gaussian`` the constructor once the submodule of that name loads.
 
-    Importing a submodule binds it as an attribute of its package; five
-    submodules share their name with the constructor they define, and the
-    public name is the constructor (as an eager ``from .gaussian import
-    gaussian`` would leave it).  The submodules stay reachable through
+    Importing a submodule binds it as an attribute of its package; several submodules share their
+    name with the constructor they define, and the public name is the constructor (as an eager
+    ``from .gaussian import gaussian`` would leave it).  The submodules stay reachable through
     ``sys.modules`` / ``importlib.import_module``.
     """
 
     def __setattr__(self, name, value):
-        if name in _CONSTRUCTORS and isinstance(value, types.ModuleType):
+        if name in _SHADOWED and isinstance(value, types.ModuleType):
             return
         super().__setattr__(name, value)
 
@@ -49,7 +42,7 @@ sys.modules[__name__].__class__ = _Package
 
 def __getattr__(name):
     if name in _CONSTRUCTORS:
-        return getattr(import_module(f".{_CONSTRUCTORS[name]}", __name__), name)
+        return _CONSTRUCTORS[name].factory()
     if name == "MECHANISMS":
         #: command-line name -> constructor
         return {m.name: m.factory() for m in TABLE}

@@ -28,6 +28,7 @@ import sympy as sp
 
 from .. import symbols as sy
 from ..tradeoff import TradeOff, eps_prime
+from . import facts as K
 from ._params import bind, described
 
 CITATION = ("de Fondeville (2026) arXiv:2603.12753v1, Eq. 3; Dong, Roth, Su (2022) "
@@ -59,6 +60,7 @@ def approx_dp(eps=None, delta=None) -> TradeOff:
         citation=CITATION, values={**ve, **vd}, profile=profile,
         profile_citation="derived here (conjugate of f_{eps,delta} at its kink)",
         symmetric=True, pure_eps=e if vd.get(sy.delta) == 0 else None,
+        facts=eps_delta_facts(e, d, 1 - (1 - d) ** 2 / (1 + sp.exp(e))),
     )
 
 
@@ -73,5 +75,19 @@ def randomized_response(eps=None) -> TradeOff:
                  "a = 1/(1+e^eps) (catalog DRS-Eq f_{eps,delta})",
         values=ve, profile=profile,
         profile_citation="derived here (conjugate of f_{eps,0} at its kink)",
-        symmetric=True, pure_eps=e,
+        symmetric=True, pure_eps=e, facts=eps_delta_facts(e, sp.S.Zero, 1 - 1 / (1 + sp.exp(e))),
     )
+
+
+def eps_delta_facts(e, d, printed_auc=None) -> dict:
+    """The f_{eps,delta} identity, its two linear pieces (kink at (1 - delta)/(1 + e^eps)) and, where
+    the catalog prints one (DF-AUC), the AUC as printed."""
+    a = sy.alpha
+    kink = (1 - d) / (1 + sp.exp(e))
+    out = {K.EPS_DELTA: K.fact(sp.Tuple(e, d), "the trade-off function is f_{eps,delta}"),
+           K.AUC_PIECES: K.fact(sp.Tuple(sp.Tuple(1 - d - sp.exp(e) * a, 0, kink),
+                                         sp.Tuple(sp.exp(-e) * (1 - d - a), kink, 1 - d)),
+                                "the two linear pieces of f_{eps,delta}")}
+    if printed_auc is not None:
+        out[K.AUC_PRINTED] = K.fact(printed_auc, "catalog DF-AUC")
+    return out

@@ -22,6 +22,7 @@ import sympy as sp
 
 from .. import symbols as sy
 from ..tradeoff import TradeOff, eps_prime
+from . import facts as K
 from ._params import bind, described
 
 CITATION = ("Canonne, Kamath, Steinke (2020) 'The discrete Gaussian for differential privacy'; "
@@ -109,6 +110,7 @@ def discrete_gaussian(sigma2=None) -> TradeOff:
         paper=DGTradeoff(a, s), domain=described(sigma2="sigma2"), citation=CITATION, values=values,
         profile=DGProfile(eps_prime, s), profile_citation=CITATION, symmetric=True, pure_eps=None,
         notes="f has no elementary closed form: evaluated by numeric.discrete_gaussian",
-        facts={"f0": (sp.S.One, "the pair has no atom where Q = 0 (both laws charge every integer): f(0) = 1"),
-               "rho": (sp.oo, "the likelihood ratio exp((2z - 1)/(2 sigma^2)) is unbounded in z: "
+        facts={K.DG_SIGMA2: K.fact(s, "the trade-off function is T(N_Z(0, s2), N_Z(1, s2))"),
+               K.F0: (sp.S.One, "the pair has no atom where Q = 0 (both laws charge every integer): f(0) = 1"),
+               K.RHO: (sp.oo, "the likelihood ratio exp((2z - 1)/(2 sigma^2)) is unbounded in z: "
                               "(1 - f(alpha))/alpha -> oo as alpha -> 0")})

@@ -26,6 +26,7 @@ import sympy as sp
 from .. import symbols as sy
 from ..special import Phi, PhiInv
 from ..tradeoff import TradeOff, eps_prime
+from . import facts as K
 from ._params import bind, described
 
 CITATION_G = ("Dong, Roth, Su (2022) JRSS-B, Eq. 2.2; de Fondeville (2026) "
@@ -53,7 +54,7 @@ def gaussian(mu=None) -> TradeOff:
         name="gaussian", parameters=(sy.mu,), tradeoff=tradeoff, power=power, paper=paper,
         domain=described(mu="mu"), citation=CITATION_G, values=values,
         profile=profile, profile_citation=CITATION_PROFILE, symmetric=True, pure_eps=None,
-        facts=_gdp_fact(m),
+        facts={**_gdp_fact(m), K.AUC_PRINTED: K.fact(Phi(m / sp.sqrt(2)), "catalog DF-AUC (Gaussian)")},
     )
 
 
@@ -61,7 +62,7 @@ def _gdp_fact(m) -> dict:
     """The capability ``gdp_mu``: the record is G_mu for this mu (an expression in its parameters); consumers
     that have a G_mu-specific route (numeric.profile's asymptotic eps(delta) bracket) ask for it instead of
     comparing mechanism names."""
-    return {"gdp_mu": (m, "the trade-off function is G_mu")}
+    return {K.GDP_MU: K.fact(m, "the trade-off function is G_mu")}
 
 
 def classical_mu(eps_expr, delta_expr):

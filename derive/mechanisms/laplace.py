@@ -27,6 +27,7 @@ import sympy as sp
 
 from .. import symbols as sy
 from ..tradeoff import TradeOff, eps_prime
+from . import facts as K
 from ._params import bind, described
 
 CITATION = ("Dong, Roth, Su (2022) JRSS-B, appendix (Laplace trade-off); de Fondeville (2026) "
@@ -63,5 +64,15 @@ def laplace(eps=None) -> TradeOff:
         name="laplace", parameters=(sy.eps,), tradeoff=tradeoff, power=power, paper=tradeoff,
         domain=described(eps="eps"), citation=CITATION, values=values, profile=profile,
         profile_citation="derived here (stationary point on the middle piece)",
-        symmetric=True, pure_eps=e,
+        symmetric=True, pure_eps=e, facts=laplace_facts(e, tradeoff),
     )
+
+
+def laplace_facts(e, tradeoff) -> dict:
+    """The Laplace identity, the catalog's AUC (DF-AUC) and the three pieces SymPy integrates."""
+    (p1, _), (p2, _), (p3, _) = tradeoff.args
+    kink = sp.exp(-e) / 2
+    return {K.LAPLACE_EPS: K.fact(e, "the trade-off function is T(Lap(0, 1), Lap(eps, 1))"),
+            K.AUC_PRINTED: K.fact(1 - sp.exp(-e) * (2 + e) / 4, "catalog DF-AUC (Laplace)"),
+            K.AUC_PIECES: K.fact(sp.Tuple(sp.Tuple(p1, 0, kink), sp.Tuple(p2, kink, sp.S.Half),
+                                          sp.Tuple(p3, sp.S.Half, 1)), "the three pieces of DF-Lap")}

@@ -23,6 +23,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..tradeoff import TradeOff
+from . import facts as K
 
 CITATION = ("zero-noise limit of the mechanism (derived here; trade-off functions as in Dong, Roth, "
             "Su 2022, Def. 2.1 and Prop. 2.2)")
@@ -40,4 +41,5 @@ def no_privacy(mechanism: str, label: str) -> TradeOff:
         domain={}, citation=CITATION, values={}, profile=sp.S.One, label=f"{mechanism}: {label}",
         profile_citation="delta(eps) = sup_alpha 1 - e^eps alpha = 1 (alpha -> 0+)",
         symmetric=True, pure_eps=sp.oo,
-        notes="infinite privacy parameter: no noise, no privacy (f = 0, power 1 at every level)")
+        notes="infinite privacy parameter: no noise, no privacy (f = 0, power 1 at every level)",
+        facts={K.NO_PRIVACY: K.fact(True, "an infinite privacy parameter: f = 0")})

@@ -27,6 +27,7 @@ from .. import symbols as sy
 from ..errors import DomainError
 from ..special import Phi, PhiInv
 from ..tradeoff import TradeOff
+from . import facts as K
 from ._params import bind, described
 from .laplace import LAPLACE_CDF, LAPLACE_QUANTILE, laplace_pieces
 
@@ -102,7 +103,21 @@ def noise(family="logistic", mu=None, *, cdf: sp.Expr | None = None) -> TradeOff
         domain=described(mu="mu"), citation=CITATION + f"; family {name}", values=values,
         profile=None, symmetric=True, pure_eps=None,
         notes=f"family={name}; log-concavity proved by SymPy: {concave}",
+        facts=_identity(name, m, tradeoff),
     )
+
+
+def _identity(family: str, m, tradeoff) -> dict:
+    """The built-in families are known trade-off functions: G_mu, the Laplace pair, the logistic pair
+    (whose single piece SymPy integrates for the AUC); a custom CDF declares nothing."""
+    if family == "gaussian":
+        return {K.GDP_MU: K.fact(m, "N(0, 1) against N(mu, 1) is G_mu")}
+    if family == "laplace":
+        return {K.LAPLACE_EPS: K.fact(m, "the Laplace family shifted by mu is the Laplace pair with eps = mu")}
+    if family == "logistic":
+        return {K.LOGISTIC_SHIFT: K.fact(m, "the logistic family shifted by mu"),
+                K.AUC_PIECES: K.fact(sp.Tuple(sp.Tuple(tradeoff, 0, 1)), "one piece on [0, 1]")}
+    return {}
 
 
 @lru_cache(maxsize=64)

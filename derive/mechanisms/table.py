@@ -25,6 +25,8 @@ LAZY_IMPORTS = ("derive.mechanisms.gaussian", "derive.mechanisms.laplace", "deri
 #: capabilities beyond tradeoff/profile/latex/auc/risk/posterior (which every mechanism has)
 ATTACK = "attack"      # pr, fscore: the NP attack of seed 001 Sec. 4 has a closed form
 SELECT = "select"      # select: one parameter, solvable for a privacy target (seed 000 Sec. 5)
+ENGINE = "engine"      # compose fdp / clt: the record has a privacy-loss model (numeric.pld_mechanisms.from_record)
+SUBSAMPLE_ENGINE = "subsample-engine"   # spec "p", subsample --k: the engine has the subsampled pair
 
 
 @dataclass(frozen=True)
@@ -108,16 +110,18 @@ _NEIGHBOURS = Option("neighbours", ("replacement", "add-remove"), "replacement",
 
 TABLE: tuple[Mechanism, ...] = (
     Mechanism("gaussian", "gaussian:gaussian", (("mu", "mu"),),
-              "mu-GDP: N(0, 1) against N(mu, 1)", capabilities=frozenset({SELECT}), infinite_ok=("mu",),
+              "mu-GDP: N(0, 1) against N(mu, 1)", capabilities=frozenset({SELECT, ENGINE, SUBSAMPLE_ENGINE}), infinite_ok=("mu",),
               spread_params=("mu",)),
     Mechanism("laplace", "laplace:laplace", (("eps", "eps"),),
               "Laplace mechanism with eps = sensitivity / scale",
-              capabilities=frozenset({ATTACK, SELECT}), infinite_ok=("eps",), spread_params=("eps",)),
+              capabilities=frozenset({ATTACK, SELECT, ENGINE, SUBSAMPLE_ENGINE}), infinite_ok=("eps",),
+              spread_params=("eps",)),
     Mechanism("approx-dp", "approx_dp:approx_dp", (("eps", "eps"), ("delta", "delta")),
-              "the (eps, delta)-DP trade-off function f_{eps,delta}", infinite_ok=("eps",),
+              "the (eps, delta)-DP trade-off function f_{eps,delta}", capabilities=frozenset({ENGINE}),
+              infinite_ok=("eps",),
               spread_params=("eps",), inf_mass_params=("delta",)),
     Mechanism("randomized-response", "approx_dp:randomized_response", (("eps", "eps"),),
-              "randomized response, pure eps-DP (f_{eps,0})", capabilities=frozenset({SELECT}),
+              "randomized response, pure eps-DP (f_{eps,0})", capabilities=frozenset({SELECT, ENGINE}),
               infinite_ok=("eps",), spread_params=("eps",)),
     Mechanism("classical-gaussian", "gaussian:classical_gaussian",
               (("eps", "eps"), ("delta", "delta_positive")),
@@ -127,7 +131,8 @@ TABLE: tuple[Mechanism, ...] = (
               "release of a uniformly sampled record (seed 000 Example 3)", options=(_NEIGHBOURS,),
               spread_params=("mu",)),
     Mechanism("discrete-gaussian", "discrete_gaussian:discrete_gaussian", (("sigma2", "sigma2"),),
-              "discrete Gaussian N_Z(0, sigma^2) against N_Z(1, sigma^2), sensitivity 1 (census 2020)"),
+              "discrete Gaussian N_Z(0, sigma^2) against N_Z(1, sigma^2), sensitivity 1 (census 2020)",
+              capabilities=frozenset({ENGINE})),
     Mechanism("noise", "noise:noise", (("mu", "mu"),),
               "additive noise of a symmetric log-concave family, shift mu", options=(_FAMILY,),
               capabilities=frozenset({SELECT}), infinite_ok=("mu",), spread_params=("mu",)),

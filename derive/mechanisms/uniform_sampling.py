@@ -27,6 +27,7 @@ from sympy.codegen.cfunctions import expm1
 from .. import symbols as sy
 from ..errors import DomainError
 from ..tradeoff import TradeOff
+from . import facts as K
 from ._params import bind, described
 
 CITATION = "de Fondeville (2026) arXiv:2603.12753v1, Example 3 (catalog DF-URS)"
@@ -53,6 +54,8 @@ def uniform_sampling(mu=None, n=None, neighbours: str = "replacement") -> TradeO
         profile = p
         symmetric = True
         printed = tradeoff
+        pieces = sp.Tuple(sp.Tuple(1 - p - a, 0, 1 - p))
+        facts = {K.AUC_PRINTED: K.fact(1 - (1 - p) ** 2 / 2, "catalog DF-AUC (uniform sampling, replacement)")}
     else:
         c = sp.exp(-m)
         printed = sp.Piecewise((1 - p - a, a <= c), (1 - p - c - (k - 1) / k * (a - c), True))
@@ -62,10 +65,14 @@ def uniform_sampling(mu=None, n=None, neighbours: str = "replacement") -> TradeO
         power = sp.Piecewise((p + a, a <= c), ((1 + (k - 1) * a) / k, True))
         profile = None
         symmetric = False
+        pieces = sp.Tuple(*(sp.Tuple(expr, lo, hi) for (expr, _), lo, hi in
+                            zip(tradeoff.args, (0, sp.exp(-m)), (sp.exp(-m), 1))))
+        facts = {}
+    facts[K.AUC_PIECES] = K.fact(pieces, "the linear pieces of the trade-off function")
     return TradeOff(
         name="uniform-sampling", parameters=(sy.mu, sy.n), tradeoff=tradeoff, power=power,
         paper=printed, domain=described(mu="mu", n="n_sample"),
         citation=CITATION + f", {neighbours} neighbours", values={**vm, **vn},
         profile=profile, profile_citation="derived here: f_{0,p} has delta(eps') = p for all eps'",
-        symmetric=symmetric, pure_eps=None, notes=f"neighbours={neighbours}",
+        symmetric=symmetric, pure_eps=None, notes=f"neighbours={neighbours}", facts=facts,
     )
