@@ -73,6 +73,7 @@ DOMAINS: dict[str, Domain] = {
     "delta": D(0, 1, high_open=True, meaning="privacy parameter delta in [0, 1)"),
     "delta_positive": D(0, 1, low_open=True, high_open=True, meaning="delta in (0, 1)"),
     "n_sample": D(1, None, integer=True, meaning="population size n (an integer >= 1)"),
+    "outcomes": D(2, 10 ** 9, integer=True, meaning="number M of candidate outputs (an integer in [2, 1e9])"),
     # levels, priors and targets
     "alpha": D(0, 1, meaning="type I error (level) of the membership test, in [0, 1]"),
     "alpha_open": D(0, 1, low_open=True, high_open=True, meaning="level alpha in (0, 1)"),

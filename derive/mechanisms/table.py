@@ -20,13 +20,15 @@ from importlib import import_module
 #: the modules ``Mechanism.factory`` may load (tests/test_layering.py reads this; a test checks the table)
 LAZY_IMPORTS = ("derive.mechanisms.gaussian", "derive.mechanisms.laplace", "derive.mechanisms.approx_dp",
                 "derive.mechanisms.uniform_sampling", "derive.mechanisms.noise",
-                "derive.mechanisms.discrete_gaussian")
+                "derive.mechanisms.discrete_gaussian", "derive.mechanisms.geometric",
+                "derive.mechanisms.exponential")
 
 #: capabilities beyond tradeoff/profile/latex/auc/risk/posterior (which every mechanism has)
 ATTACK = "attack"      # pr, fscore: the NP attack of seed 001 Sec. 4 has a closed form
 SELECT = "select"      # select: one parameter, solvable for a privacy target (seed 000 Sec. 5)
 ENGINE = "engine"      # compose fdp / clt: the record has a privacy-loss model (numeric.pld_mechanisms.from_record)
 SUBSAMPLE_ENGINE = "subsample-engine"   # spec "p", subsample --k: the engine has the subsampled pair
+SUBSAMPLE = "subsample"  # subsample: the record is symmetric with a closed-form profile (C_p(f) needs both)
 
 
 @dataclass(frozen=True)
@@ -110,32 +112,40 @@ _NEIGHBOURS = Option("neighbours", ("replacement", "add-remove"), "replacement",
 
 TABLE: tuple[Mechanism, ...] = (
     Mechanism("gaussian", "gaussian:gaussian", (("mu", "mu"),),
-              "mu-GDP: N(0, 1) against N(mu, 1)", capabilities=frozenset({SELECT, ENGINE, SUBSAMPLE_ENGINE}), infinite_ok=("mu",),
+              "mu-GDP: N(0, 1) against N(mu, 1)",
+              capabilities=frozenset({SUBSAMPLE, SELECT, ENGINE, SUBSAMPLE_ENGINE}), infinite_ok=("mu",),
               spread_params=("mu",)),
     Mechanism("laplace", "laplace:laplace", (("eps", "eps"),),
               "Laplace mechanism with eps = sensitivity / scale",
-              capabilities=frozenset({ATTACK, SELECT, ENGINE, SUBSAMPLE_ENGINE}), infinite_ok=("eps",),
+              capabilities=frozenset({SUBSAMPLE, ATTACK, SELECT, ENGINE, SUBSAMPLE_ENGINE}), infinite_ok=("eps",),
               spread_params=("eps",)),
     Mechanism("approx-dp", "approx_dp:approx_dp", (("eps", "eps"), ("delta", "delta")),
-              "the (eps, delta)-DP trade-off function f_{eps,delta}", capabilities=frozenset({ENGINE}),
+              "the (eps, delta)-DP trade-off function f_{eps,delta}", capabilities=frozenset({SUBSAMPLE, ENGINE}),
               infinite_ok=("eps",),
               spread_params=("eps",), inf_mass_params=("delta",)),
     Mechanism("randomized-response", "approx_dp:randomized_response", (("eps", "eps"),),
-              "randomized response, pure eps-DP (f_{eps,0})", capabilities=frozenset({SELECT, ENGINE}),
+              "randomized response, pure eps-DP (f_{eps,0})", capabilities=frozenset({SUBSAMPLE, SELECT, ENGINE}),
               infinite_ok=("eps",), spread_params=("eps",)),
     Mechanism("classical-gaussian", "gaussian:classical_gaussian",
               (("eps", "eps"), ("delta", "delta_positive")),
               "Gaussian mechanism calibrated by sigma = sqrt(2 ln(1.25/delta)) / eps",
-              capabilities=frozenset({ATTACK}), infinite_ok=("eps",), spread_params=("eps",)),
+              capabilities=frozenset({SUBSAMPLE, ATTACK}), infinite_ok=("eps",), spread_params=("eps",)),
     Mechanism("uniform-sampling", "uniform_sampling:uniform_sampling", (("mu", "mu"), ("n", "n_sample")),
               "release of a uniformly sampled record (seed 000 Example 3)", options=(_NEIGHBOURS,),
               spread_params=("mu",)),
     Mechanism("discrete-gaussian", "discrete_gaussian:discrete_gaussian", (("sigma2", "sigma2"),),
               "discrete Gaussian N_Z(0, sigma^2) against N_Z(1, sigma^2), sensitivity 1 (census 2020)",
-              capabilities=frozenset({ENGINE})),
+              capabilities=frozenset({SUBSAMPLE, ENGINE})),
     Mechanism("noise", "noise:noise", (("mu", "mu"),),
               "additive noise of a symmetric log-concave family, shift mu", options=(_FAMILY,),
               capabilities=frozenset({SELECT}), infinite_ok=("mu",), spread_params=("mu",)),
+    Mechanism("geometric", "geometric:geometric", (("eps", "eps"),),
+              "geometric mechanism (discrete Laplace, P(k) proportional to e^{-eps |k|}) on an integer query "
+              "of sensitivity 1", capabilities=frozenset({SUBSAMPLE, ENGINE}), infinite_ok=("eps",),
+              spread_params=("eps",)),
+    Mechanism("exponential", "exponential:exponential", (("eps", "eps"), ("outcomes", "outcomes")),
+              "exponential mechanism over M outcomes, utility sensitivity 1, scores scaled by eps/2",
+              capabilities=frozenset({SUBSAMPLE, ENGINE}), infinite_ok=("eps",), spread_params=("eps",)),
 )
 
 def is_infinite(value) -> bool:
