@@ -48,3 +48,12 @@ def test_every_dependency_is_pinned_at_a_version_its_floor_admits():
         key = name.lower().replace("_", "-")
         assert key in pins, f"{name} is not pinned in constraints.txt"
         assert _version(pins[key]) >= _version(floor), f"{name}=={pins[key]} is below the floor {floor}"
+
+
+def test_core_floors_are_the_tested_versions():
+    """The minimum versions pyproject.toml claims for the library are the ones CI installs (issue #24: a
+    floor below the pin would be a claim no job tests)."""
+    pins = _pins()
+    for spec in tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]:
+        name, floor = re.match(r"([A-Za-z0-9_.-]+)>=([\d.]+)", spec).groups()
+        assert _version(pins[name.lower().replace("_", "-")]) == _version(floor), (name, floor)
