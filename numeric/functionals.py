@@ -102,14 +102,14 @@ def _evaluate(expr: sp.Expr, record: TradeOff, digits: int, extra: dict | None =
 # ------------------------------------------------------------------------ functionals --------
 
 def _dg_sigma2(record: TradeOff):
-    """sigma2 (an exact value) when the record is the discrete Gaussian, whose trade-off function is a
-    numerically evaluated head: its functionals are sums over the integers
+    """sigma2 (an exact value) when the record is the discrete Gaussian pair (its fact ``DG_SIGMA2``),
+    whose trade-off function is a numerically evaluated head: its functionals are sums over the integers
     (``numeric.discrete_gaussian.functional``), not integrals of a SymPy slope.  None otherwise."""
-    if not any(getattr(type(e), "numeric_head", False) for e in sp.preorder_traversal(record.tradeoff)):
+    from derive.mechanisms import facts as K
+    if K.DG_SIGMA2 not in record.facts:
         return None
-    from derive.mechanisms.discrete_gaussian import SIGMA2
-    value = dict(record.values).get(SIGMA2)
-    if value is None:
+    value = record.fact(K.DG_SIGMA2)
+    if not value.is_number:
         raise DomainError("sigma2", "unset", "a bound value (the functionals of the discrete Gaussian are sums)")
     return exact_of(value)
 
