@@ -18,7 +18,7 @@ import time
 
 from derive.domains import DOMAINS
 from derive.errors import DomainError, shorten
-from derive.mechanisms.table import BY_NAME, NAMES, Mechanism, lookup
+from derive.mechanisms.table import BY_NAME, NAMES, TABLE, Mechanism, lookup
 
 from ..usage import Once, UsageError
 
@@ -202,10 +202,30 @@ class _MechanismValue(argparse.Action):
         setattr(namespace, self.dest, got)
 
 
-MECHANISM_FLAGS = ("mu", "eps", "delta", "n", "sigma2")
-_FLAG_MEANING = {"mu": "GDP parameter mu", "eps": "privacy parameter eps",
-                 "delta": "privacy parameter delta", "n": "population size n (uniform-sampling)",
-                 "sigma2": "variance sigma^2 of the discrete Gaussian"}
+def _table_flags() -> dict:
+    """{flag: (domain keys, mechanisms)} of every mechanism parameter of the table, in the order the
+    table first names them: a new row's new parameter gets its flag with no edit here."""
+    out = {}
+    for m in TABLE:
+        for flag, key in m.params:
+            keys, users = out.setdefault(flag, ([], []))
+            keys.extend([key] if key not in keys else [])
+            users.append(m.name)
+    return out
+
+
+def _meaning(flag: str, keys: list, users: list) -> str:
+    """The help of ``--flag``: the domain's meaning (of the first row naming it) and who takes it."""
+    what = DOMAINS[keys[0]].meaning if keys[0] in DOMAINS else f"parameter {flag}"
+    return f"{what}, for {', '.join(users)}"
+
+
+_TABLE_FLAGS = _table_flags()
+#: the parameter flags of MECH (--mu, --eps, --delta, --n, --sigma2 ...), read from the table
+MECHANISM_FLAGS = tuple(_TABLE_FLAGS)
+_FLAG_MEANING = {flag: _meaning(flag, *v) for flag, v in _TABLE_FLAGS.items()}
+#: the non-numeric options of the table's rows (--family, --neighbours ...)
+OPTION_NAMES = tuple(dict.fromkeys(o.name for m in TABLE for o in m.options))
 
 
 def mechanism_help(names=NAMES) -> str:
@@ -260,19 +280,79 @@ def mechanism_params(args, mechanism: Mechanism, extra_allowed=()) -> tuple[dict
         else:
             raise UsageError(f"{name}={','.join(values[0])}: --{name} is not a parameter of {mechanism.name} "
                              f"(its parameters: {', '.join('--' + w for w in wanted) or 'none'})")
-    for o_name in ("family", "neighbours"):
+    for o_name in OPTION_NAMES:
         if getattr(args, o_name, None) is not None and o_name not in {o.name for o in mechanism.options}:
             users = [m.name for m in BY_NAME.values() if o_name in {o.name for o in m.options}]
             raise UsageError(f"{o_name}={getattr(args, o_name)}: --{o_name} applies to {', '.join(users)} only")
+    _required_options(args, mechanism)
+    return given, leftover
+
+
+def _required_options(args, mechanism: Mechanism) -> None:
     for o in mechanism.options:
         if o.default is None and getattr(args, o.name, None) is None:
             raise UsageError(f"{o.name}: --{o.name} is required for {mechanism.name} "
                              f"(one of {', '.join(o.choices)})")
-    return given, leftover
 
 
 def mechanism_options(args, mechanism: Mechanism) -> dict:
     return {o.name: getattr(args, o.name, None) or o.default for o in mechanism.options}
+
+
+# ------------------------------------------------- what a mechanism's record is --
+
+def symbolic_record(args, mechanism: Mechanism):
+    """MECH's symbolic record with the options given (``Mechanism.build()``: its facts, the parameters
+    free), for a command that dispatches on what the mechanism is (``derive.mechanisms.facts``), never on
+    its name; a required option missing is the usage error of ``mechanism_params``."""
+    _required_options(args, mechanism)
+    return mechanism.build(None, mechanism_options(args, mechanism))
+
+
+def rows_where(test) -> list[str]:
+    """The mechanisms whose symbolic record passes ``test(record)``, each with the option choices it
+    needs when only some pass ("noise --family gaussian"): what an error message lists as accepted."""
+    out = []
+    for m in TABLE:
+        variants = [dict(zip((o.name for o in m.options), choice))
+                    for choice in itertools.product(*(o.choices for o in m.options))]
+        passing = [v for v in variants if test(m.build(None, v))]
+        out.extend([m.name] if len(passing) == len(variants) else
+                   [m.name + "".join(f" --{k} {x}" for k, x in v.items()) for v in passing])
+    return out
+
+
+def either(names) -> str:
+    """'a, b or c'."""
+    names = list(names)
+    return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
+def fact_parameter(mechanism: Mechanism, symbolic, key: str, index=None) -> str | None:
+    """The flag of the parameter that the fact ``key`` (component ``index``) of the symbolic record is
+    (gaussian's G_mu is its --mu), or None when the fact is an expression of the parameters."""
+    expr = symbolic.fact(key)
+    expr = expr if index is None else expr[index]
+    if len(symbolic.parameters) == len(mechanism.params) and expr in symbolic.parameters:
+        return mechanism.param_names[symbolic.parameters.index(expr)]
+    return None
+
+
+def fact_value(mechanism: Mechanism, symbolic, records, combo: dict, key: str, index=None):
+    """The fact ``key`` (component ``index``) at the parameters ``combo``: the parameter's text as typed
+    when the fact is a parameter (the checks downstream echo it: 'mu=inf: ...'), else its value on the
+    record built at ``combo``."""
+    flag = fact_parameter(mechanism, symbolic, key, index)
+    if flag is not None:
+        return combo[flag]
+    from derive.mechanisms import facts as K
+    record = records.get(combo)
+    value = record.fact(key)
+    if value is None:
+        what = "the zero-noise limit (f = 0)" if record.fact(K.NO_PRIVACY) else "a record"
+        raise UsageError(f"{', '.join(f'{k}={v}' for k, v in combo.items())}: {record} is {what} without the "
+                         f"fact {key} this command reads")
+    return value if index is None else value[index]
 
 
 def add_sampling_rate(parser):
@@ -486,7 +566,8 @@ def text(value) -> str:
 __all__ = ["Parser", "subparser", "setup", "number", "numbers", "grid", "add_points", "add_mechanism",
            "mechanism_params", "mechanism_options", "mechanism_help", "Records", "output_parent",
            "output_format", "Emitter", "emit_one", "run_points", "run_one", "combinations", "Heartbeat",
-           "UsageError", "Once", "lookup", "FORMATS", "DEFAULT_DIGITS", "text"]
+           "UsageError", "Once", "lookup", "FORMATS", "DEFAULT_DIGITS", "text", "symbolic_record", "rows_where",
+           "either", "fact_parameter", "fact_value"]
 
 
 def output_file(name: str, path: str) -> None:

@@ -30,6 +30,7 @@ from .common import (
     setup,
     subparser,
 )
+from .plot_kinds import gdp_exact, kind_setup
 
 KINDS = ("tradeoff", "composition", "posterior", "risk", "power", "pr", "fscore", "semantics", "auc", "ztest")
 #: the other kinds draw y(x) series: (x label, y label, log x)
@@ -58,17 +59,20 @@ def register(sub):
                   "--range, for the levels --alpha0 (seed 000 Fig. 4).  KIND pr: precision against recall of "
                   "the Neyman-Pearson attack with prior weight --weight (seed 001 Figs. 3a, 4).  KIND fscore: the "
                   "highest F_beta score against the first parameter on --range, for --beta (seed 001 Fig. 3b).  "
-                  "KIND semantics (MECH gaussian; --rho R, the zCDP rho of one release, or --mu with rho = mu^2/2): "
+                  "KIND semantics (MECH gaussian, or any G_mu mechanism with an exact mu; --rho R, the zCDP rho of one "
+                  "release, or --mu with rho = mu^2/2): "
                   "after k = 1..--k releases, the upper bound on the posterior (for each --prior) and on the "
                   "posterior-to-prior difference that hold with probability >= 1 - --delta-prime (seed 002 Fig. 5); "
-                  "(MECH randomized-response --eps E0 --bound-delta D): after k pure E0-DP queries composed by basic, "
-                  "advanced and optimal composition (at delta = D), the posterior upper bound of each (seed 002 "
-                  "Fig. 3).  "
-                  "KIND auc (MECH laplace --eps or gaussian --mu): ROC curves of the two-sided test of seed 003 with "
-                  "shift parameter/sqrt 2 (the reading under which its tables reproduce) and their AUC; without "
+                  "(MECH randomized-response, or any pure E0-DP mechanism, --eps E0 --bound-delta D): after k "
+                  "pure E0-DP queries composed by basic, advanced and optimal composition (at delta = D), the "
+                  "posterior upper bound of each (seed 002 Fig. 3).  "
+                  "KIND auc (MECH laplace --eps or gaussian --mu, or any mechanism of the Laplace or Gaussian "
+                  "pair): ROC curves of the two-sided test of seed 003 with shift parameter/sqrt 2 (the reading "
+                  "under which its tables reproduce) and their AUC; without "
                   "the parameter, the AUC (the paper's risk) against it on --range (seed 003 Figs. 1, 2, 4).  "
-                  "KIND ztest (MECH gaussian --mu list): the power of the one-sided Z-test on a mean released "
-                  "by the Gaussian mechanism (--sample-size, --noise-sd, level --alpha0) against the alternative "
+                  "KIND ztest (MECH gaussian --mu list, or any G_mu mechanism with an exact mu): the power of the "
+                  "one-sided Z-test on a mean released by the Gaussian mechanism (--sample-size, --noise-sd, "
+                  "level --alpha0) against the alternative "
                   "mean on --range, or with --mean M its ROC against alpha; the unprotected test beside "
                   "(seed 000 Fig. 5).  "
                   "Each trade-off curve is checked (power "
@@ -210,43 +214,10 @@ def cmd_plot(args):
     from derive.domains import parse_in
     from numeric import curves as CV
     out, data = _paths(args)
-    varied = None
-    if args.kind == "semantics":
-        if args.mechanism not in ("gaussian", "randomized-response"):
-            raise UsageError(f"mechanism={args.mechanism}: KIND semantics takes gaussian (zCDP releases) or "
-                             "randomized-response (pure eps-DP queries)")
-        if args.mechanism == "randomized-response":
-            if args.rho is not None:
-                raise UsageError("rho: --rho is for KIND semantics with gaussian")
-            if args.bound_delta is None:
-                raise UsageError("bound_delta: KIND semantics with randomized-response needs --bound-delta D, the "
-                                 "delta at which the composed (eps_k, delta) of advanced and optimal composition "
-                                 "is read")
-        elif (args.rho is None) == (not getattr(args, "mu", None)):
-            raise UsageError("rho: KIND semantics needs exactly one of --rho R or --mu M")
-        if args.rho is not None:
-            setattr(args, "mu", [("1",)])
-            varied = "mu"
-    elif args.rho is not None:
-        raise UsageError("rho: --rho is for KIND semantics")
-    if args.kind == "auc":
-        if args.mechanism not in ("laplace", "gaussian"):
-            raise UsageError(f"mechanism={args.mechanism}: KIND auc takes laplace or gaussian (seed 003's two tests)")
-        from .common import lookup
-        first = lookup(args.mechanism).param_names[0]
-        if not getattr(args, first, None):
-            setattr(args, first, [("1",)])      # a placeholder: the AUC is drawn against --range
-            varied = first
-    if args.kind in ("power", "fscore"):
-        from .common import lookup
-        first = lookup(args.mechanism).param_names[0]
-        if getattr(args, first, None):
-            raise UsageError(f"{first}: KIND {args.kind} varies --{first} over --range; do not give it")
-        setattr(args, first, [("1",)])          # a placeholder for the parameter the plot varies
-        varied = first
+    varied = kind_setup(args)
     mechanism, records, given, _ = setup(args)
-    if varied is not None:
-        given.pop(varied, None)
+    for name in varied:
+        given.pop(name, None)
     combos = combinations(args, mechanism.param_names, given)
     if args.p is not None and args.kind != "tradeoff":
         raise UsageError(f"p={args.p}: --p (C_p(f)) is for KIND tradeoff")
@@ -330,14 +301,16 @@ def _composition_curves(args, mechanism, records, combo):
     alphas = CV.mixed_grid(n)
     name = mechanism.name
     digits = min(args.digits, 15)
-    from .compose_fdp import ENGINE, _components
-    if name not in ENGINE:
+    from derive.mechanisms.table import ENGINE, with_capability
+
+    from .compose_fdp import _components
+    if name not in with_capability(ENGINE):
         raise UsageError(f"mechanism={name}: composition plots need the exact routes or the engine "
-                         f"({', '.join(ENGINE)})")
+                         f"({', '.join(with_capability(ENGINE))})")
     comps, limit = _components([(name, combo, k, None)])
-    if limit is not None:
+    if limit is not None:                       # no components left: f = Id; none at all: no privacy, f = 0
         raise UsageError(f"composition: the composition is degenerate ({limit}: f = "
-                         f"{'1 - alpha' if limit == 'identity' else '0'}); nothing to compare with the CLT")
+                         f"{'0' if comps is None else '1 - alpha'}); nothing to compare with the CLT")
     exact = X.available(name, k, combo) if name in X.ROUTES else False
     betas, powers = [], []
     if exact:
@@ -434,11 +407,11 @@ def _series_plot(args, mechanism, records, given, combos, out, data):
     if args.kind in ("pr", "fscore"):
         return _attack_series(args, mechanism, records, given, combos, out, data, n, digits)
     if args.kind == "semantics":
-        return _semantics_series(args, given, out, data, digits)
+        return _semantics_series(args, mechanism, records, combos, out, data, digits)
     if args.kind == "auc":
-        return _auc_series(args, mechanism, given, combos, out, data, n, digits)
+        return _auc_series(args, mechanism, records, given, combos, out, data, n, digits)
     if args.kind == "ztest":
-        return _ztest_series(args, mechanism, combos, out, data, n, digits)
+        return _ztest_series(args, mechanism, records, combos, out, data, n, digits)
     if args.kind == "power":
         first = mechanism.param_names[0]
         xs = _range_grid(args, first, "0:6", n)
@@ -529,20 +502,26 @@ def _attack_series(args, mechanism, records, given, combos, out, data, n, digits
     return _emit_series(items, args.kind, xlabel, SERIES_AXES[args.kind][1], title, out, data)
 
 
-def _semantics_series(args, given, out, data, digits):
-    """KIND semantics: numeric.semantics.bounds_over_releases for k = 1..K (at most 60 points)."""
+def _semantics_series(args, mechanism, records, combos, out, data, digits):
+    """KIND semantics: numeric.semantics.bounds_over_releases for k = 1..K (at most 60 points) of zCDP
+    releases (a G_mu record: rho = mu^2/2, or --rho), else pure eps-DP queries (an f_{eps,0} record)."""
     import mpmath
 
     from derive.domains import parse_in
+    from derive.mechanisms import facts as K
     from numeric import curves as CV
     from numeric import semantics as NS
-    if args.mechanism == "randomized-response":
-        return _semantics_pure_series(args, given, out, data, digits)
+
+    from .common import fact_value
+    symbolic = mechanism.build(None, records.options)
+    if not gdp_exact(symbolic):
+        eps0 = fact_value(mechanism, symbolic, records, combos[0], K.EPS_DELTA, 0)
+        return _semantics_pure_series(args, eps0, out, data, digits)
     if args.rho is not None:
         rho = args.rho
         parse_in("rho_positive", rho, "rho")
     else:
-        mu = given["mu"][0] if isinstance(given["mu"], tuple) else given["mu"]
+        mu = fact_value(mechanism, symbolic, records, combos[0], K.GDP_MU)
         with mpmath.workdps(40):
             m = parse_in("mu", mu, "mu")
             rho = m * m / 2                        # exact (a SymPy Rational)
@@ -569,8 +548,8 @@ def _release_counts(k_max: int) -> list:
     return list(range(1, k_max + 1, step)) + ([k_max] if (k_max - 1) % step else [])
 
 
-def _semantics_pure_series(args, given, out, data, digits):
-    """KIND semantics with randomized-response (seed 002 Fig. 3, catalog KZ-P3): k pure eps0-DP queries
+def _semantics_pure_series(args, eps0, out, data, digits):
+    """KIND semantics with pure eps0-DP queries (seed 002 Fig. 3, catalog KZ-P3): k of them
     composed by basic (k eps0, 0), advanced and optimal composition (numeric.composition.compose_pure at
     delta = --bound-delta), each read through Theorem 3.9 (numeric.semantics) as the posterior upper
     bound that holds with probability >= 1 - delta', for each --prior; the first k where each bound
@@ -582,7 +561,6 @@ def _semantics_pure_series(args, given, out, data, digits):
     from numeric import composition as NC
     from numeric import curves as CV
     from numeric import semantics as NS
-    eps0 = given["eps"][0] if isinstance(given["eps"], tuple) else given["eps"]
     parse_in("eps_positive", eps0, "eps")
     delta = args.bound_delta
     parse_in("delta_positive", delta, "bound_delta")
@@ -624,22 +602,34 @@ def _semantics_pure_series(args, given, out, data, digits):
     return rc
 
 
-def _auc_series(args, mechanism, given, combos, out, data, n, digits):
-    """KIND auc: seed 003's two-sided tests (derive.two_sided), shift = parameter / sqrt 2 (the reading of
-    its tables, proofs_check.reproduce_mha): ROC curves with their exact AUC, or the AUC against the
+def _auc_series(args, mechanism, records, given, combos, out, data, n, digits):
+    """KIND auc: seed 003's two-sided tests (derive.two_sided) on the record's pair, the Laplace pair (its eps)
+    or the Gaussian one (its mu), shift = that parameter / sqrt 2 (the reading of its tables,
+    proofs_check.reproduce_mha): ROC curves with their exact AUC, or the AUC against the mechanism's first
     parameter on --range."""
     import mpmath
     import sympy as sp
 
     from derive import two_sided as T
     from derive.domains import parse_in
+    from derive.mechanisms import facts as K
     from derive.symbols import alpha as ALPHA
     from numeric import curves as CV
     from numeric import mp
     from numeric.bridge import mpf_of
-    laplace = mechanism.name == "laplace"
+
+    from .common import fact_parameter, fact_value
+    symbolic = mechanism.build(None, records.options)
+    laplace = symbolic.fact(K.LAPLACE_EPS) is not None
     power, auc, shift = ((T.laplace_power(), T.laplace_auc_printed(), T.r) if laplace else
                          (T.normal_power(), T.normal_auc_printed(), T.d))
+    key = K.LAPLACE_EPS if laplace else K.GDP_MU
+    flag = fact_parameter(mechanism, symbolic, key)
+    named = flag or ("eps" if laplace else "mu")
+
+    def shift_at(c):                            # the shift parameter / sqrt 2 of the record at c
+        v = fact_value(mechanism, symbolic, records, c, key)
+        return (parse_in(dict(mechanism.params)[flag], v, flag) if flag else v) / sp.sqrt(2)
     first = mechanism.param_names[0]
     test = "two-sided Laplace test" if laplace else "two-sided normal test"
     if args.delta_range is not None:
@@ -651,31 +641,35 @@ def _auc_series(args, mechanism, given, combos, out, data, n, digits):
     if first in given:
         xs = CV.lin_grid("0", "1", n)
         for c in combos:
-            sub = {shift: parse_in(first, c[first], first) / sp.sqrt(2)}
+            sub = {shift: shift_at(c)}
             a_val = mp.evaluate(auc.xreplace(sub), {}, digits)
-            label = f"{mechanism.name} {first} = {c[first]}: AUC = {mpmath.nstr(mpf_of(a_val), 6)}"
+            shown = ", ".join(f"{p} = {c[p]}" for p in mechanism.param_names)
+            label = f"{mechanism.name} {shown}: AUC = {mpmath.nstr(mpf_of(a_val), 6)}"
             items.append(CV.series(label, xs, lambda a, e=power.xreplace(sub): mp.evaluate(e, {ALPHA: a}, digits),
                                    digits, "roc"))
         xlabel, ylabel = SERIES_AXES["auc"][0], SERIES_AXES["auc"][1]
-        title = f"ROC curves of the {test} (shift = {first}/sqrt 2)"
+        title = f"ROC curves of the {test} (shift = {named}/sqrt 2)"
     else:
         xs = _range_grid(args, first, "0:6", n)
 
         def fn(x):
-            return mp.evaluate(auc.xreplace({shift: parse_in(first, x, first) / sp.sqrt(2)}), {}, digits)
+            return mp.evaluate(auc.xreplace({shift: shift_at({**combos[0], first: x})}), {}, digits)
         items.append(CV.series(f"AUC of the {test} (the paper's risk)", xs, fn, digits, "auc"))
-        xlabel, ylabel = f"{first} (shift = {first}/sqrt 2)", "risk = AUC of the ROC"
+        xlabel, ylabel = f"{first} (shift = {named}/sqrt 2)", "risk = AUC of the ROC"
         title = f"risk (AUC) of the {test} against {first}"
     return _emit_series(items, "auc", xlabel, ylabel, title, out, data)
 
 
-def _ztest_series(args, mechanism, combos, out, data, n, digits):
-    """KIND ztest: numeric.design.ztest (power of the one-sided Z-test on the protected mean, and the
-    unprotected test) against the alternative mean, or its ROC against alpha at --mean."""
+def _ztest_series(args, mechanism, records, combos, out, data, n, digits):
+    """KIND ztest: numeric.design.ztest (power of the one-sided Z-test on the mean protected by the record's
+    G_mu, and the unprotected test) against the alternative mean, or its ROC against alpha at --mean."""
+    from derive.mechanisms import facts as K
     from numeric import curves as CV
     from numeric import design as DS
-    if mechanism.name != "gaussian":
-        raise UsageError(f"mechanism={mechanism.name}: KIND ztest takes gaussian (the mean released with G_mu)")
+
+    from .common import fact_value
+    symbolic = mechanism.build(None, records.options)
+    mus = [fact_value(mechanism, symbolic, records, c, K.GDP_MU) for c in combos]
     a0 = _split_list(args.alpha0, "alpha0_open", "alpha0")[0]
     items = []
     if args.mean is None:
@@ -684,9 +678,9 @@ def _ztest_series(args, mechanism, combos, out, data, n, digits):
 
         def run(mu, x, key):
             return getattr(DS.ztest(args.sample_size, args.noise_sd, x, a0, mu, digits=digits), key)
-        for c in combos:
-            items.append(CV.series(f"mu = {c['mu']}", xs, lambda x, mu=c["mu"]: run(mu, x, "power"), digits))
-        items.append(CV.series("unprotected (mu = inf)", xs, lambda x: run(combos[0]["mu"], x, "power_unprotected"),
+        for mu in mus:
+            items.append(CV.series(f"mu = {mu}", xs, lambda x, mu=mu: run(mu, x, "power"), digits))
+        items.append(CV.series("unprotected (mu = inf)", xs, lambda x: run(mus[0], x, "power_unprotected"),
                                digits, "unprotected"))
         xlabel, ylabel = "alternative mean m", f"power of the one-sided Z-test at level {a0}"
         title = f"Z-test power, n = {args.sample_size}, noise sd = {args.noise_sd}, Gaussian mechanism"
@@ -695,9 +689,9 @@ def _ztest_series(args, mechanism, combos, out, data, n, digits):
 
         def run(mu, a, key):
             return getattr(DS.ztest(args.sample_size, args.noise_sd, args.mean, a, mu, digits=digits), key)
-        for c in combos:
-            items.append(CV.series(f"mu = {c['mu']}", xs, lambda a, mu=c["mu"]: run(mu, a, "power"), digits))
-        items.append(CV.series("unprotected (mu = inf)", xs, lambda a: run(combos[0]["mu"], a, "power_unprotected"),
+        for mu in mus:
+            items.append(CV.series(f"mu = {mu}", xs, lambda a, mu=mu: run(mu, a, "power"), digits))
+        items.append(CV.series("unprotected (mu = inf)", xs, lambda a: run(mus[0], a, "power_unprotected"),
                                digits, "unprotected"))
         xlabel, ylabel = "alpha (level of the Z-test)", "power (ROC)"
         title = f"Z-test ROC, m = {args.mean}, n = {args.sample_size}, noise sd = {args.noise_sd}, Gaussian mechanism"
