@@ -42,6 +42,7 @@ import sympy as sp
 
 from derive.domains import parse_in
 from derive.errors import DomainError
+from derive.mechanisms import facts as K
 
 from .bridge import Exact
 from .display import ResultDisplay
@@ -371,7 +372,22 @@ class LaplaceLaw(_Law):
 # public API
 
 
-ROUTES = ("gaussian", "randomized-response", "approx-dp", "laplace")
+def __getattr__(name):
+    """``ROUTES``: the table's mechanisms whose records declare a fact with an exact route (computed on
+    first use: it builds the symbolic records)."""
+    if name == "ROUTES":
+        from derive.mechanisms.table import TABLE
+        routes = []
+        for row in TABLE:
+            try:
+                record = row.build()
+            except TypeError:                    # a row whose symbolic record needs an option (noise family)
+                continue
+            if any(key in record.facts for key in _ROUTE_FACTS):
+                routes.append(row.name)
+        globals()["ROUTES"] = tuple(routes)
+        return globals()["ROUTES"]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class ZeroLossLaw(_Law):
@@ -403,66 +419,101 @@ class ZeroLossLaw(_Law):
         return (self.keep, self.keep) if t == 0 else (mpmath.mpf(0), mpmath.mpf(0))
 
 
-def _law(name: str, params: dict, k: int):
-    if name in ("randomized-response", "approx-dp", "laplace"):
-        eps = parse_in("eps", params["eps"], "eps")
-        delta = parse_in("delta", params.get("delta", 0), "delta") if name != "laplace" else 0
-        if eps == 0:
-            return lambda: ZeroLossLaw(delta, k)
-    if name in ("randomized-response", "approx-dp"):
+#: the routes' labels (``ExactValue.route``, printed by ``compose fdp``)
+GDP, BINOMIAL, LAPLACE_LAW = "gdp", "binomial", "laplace"
+#: the identity facts (derive.mechanisms.facts) an exact route serves: G_mu (gdp), f_{eps,delta} (binomial),
+#: the Laplace pair (laplace)
+_ROUTE_FACTS = (K.GDP_MU, K.EPS_DELTA, K.LAPLACE_EPS)
+
+
+def _record(mechanism, params=None):
+    """The trade-off record: ``mechanism`` itself, or (the older calling convention) a table name built
+    with ``params`` ({parameter: exact value})."""
+    if isinstance(mechanism, str):
+        from derive.mechanisms.table import lookup
+        row = lookup(mechanism)
+        return row.build(dict(params)) if params is not None else row.build()
+    return mechanism
+
+
+def _route(record):
+    """("gdp", mu), ("binomial", (eps, delta)) or ("laplace", eps) from the record's identity fact, the
+    values exact Rationals; None when the record has none of them (or a value that is not rational)."""
+    mu, pair, eps = (record.fact(key) for key in _ROUTE_FACTS)
+    kind, value, parts = ((GDP, mu, (mu,)) if mu is not None else (BINOMIAL, pair, pair) if pair is not None
+                          else (LAPLACE_LAW, eps, (eps,)))
+    if value is None or not all(getattr(v, "is_Rational", False) for v in parts):
+        return None
+    return kind, (tuple(pair) if kind == BINOMIAL else value)
+
+
+def _law(kind: str, value, k: int):
+    eps, delta = value if kind == BINOMIAL else (value, sp.S.Zero)
+    if eps == 0:
+        return lambda: ZeroLossLaw(delta, k)
+    if kind == BINOMIAL:
         return lambda: BinomialLaw(eps, delta, k)
-    if name == "laplace":
-        return lambda: LaplaceLaw(eps, k)
-    raise DomainError("mechanism", name, "one of " + ", ".join(ROUTES))
+    return lambda: LaplaceLaw(eps, k)
 
 
-def available(name: str, k: int, params: dict | None = None) -> bool:
-    """Whether an exact route composes ``k`` copies of ``name`` (within the route's size limits)."""
-    if name == "gaussian":
+def available(mechanism, k: int, params: dict | None = None) -> bool:
+    """Whether an exact route composes ``k`` copies of ``mechanism`` (a record, or a table name with its
+    ``params``) within the route's size limits: every G_mu record (GDP), k <= MAX_K_BINOMIAL copies of an
+    f_{eps,delta} record (binomial), k <= MAX_K_LAPLACE copies of a Laplace pair with eps <= MAX_EPS_LAPLACE."""
+    route = _route(_record(mechanism, params))
+    if route is None:
+        return False
+    kind, value = route
+    if kind == GDP:
         return True
-    if name in ("randomized-response", "approx-dp"):
+    if kind == BINOMIAL:
         return k <= MAX_K_BINOMIAL
-    if name == "laplace":
-        eps = parse_in("eps", (params or {}).get("eps", 0), "eps")
-        return k <= MAX_K_LAPLACE and eps <= MAX_EPS_LAPLACE
-    return False
+    return k <= MAX_K_LAPLACE and value <= MAX_EPS_LAPLACE
 
 
-def _check(name, params, k):
+def _check(record, k):
+    """(k as an int, the route) or DomainError: no route, or beyond the route's size limits."""
     k = int(parse_in("k", k, "k"))
-    limit = {"laplace": MAX_K_LAPLACE}.get(name, MAX_K_BINOMIAL)
-    if name != "gaussian" and k > limit:
-        raise DomainError("k", k, f"an integer in [1, {limit}] for the exact {name} route")
-    if name == "laplace" and parse_in("eps", params["eps"], "eps") > MAX_EPS_LAPLACE:
-        raise DomainError("eps", params["eps"], f"[0, {MAX_EPS_LAPLACE}] for the exact laplace route")
-    return k
+    route = _route(record)
+    if route is None:
+        raise DomainError("mechanism", str(record), "a record with an exact composition route (G_mu, "
+                          "f_{eps,delta} or the Laplace pair, rational parameters)")
+    kind, value = route
+    limit = MAX_K_LAPLACE if kind == LAPLACE_LAW else MAX_K_BINOMIAL
+    if kind != GDP and k > limit:
+        raise DomainError("k", k, f"an integer in [1, {limit}] for the exact {record.name} route")
+    if kind == LAPLACE_LAW and value > MAX_EPS_LAPLACE:
+        from derive.exact import _show
+        raise DomainError("eps", _show(value), f"[0, {MAX_EPS_LAPLACE}] for the exact laplace route")
+    return k, route
 
 
 def gdp_tradeoff(mus, alpha, digits: int = 15) -> ExactValue:
     """f(alpha) and 1 - f(alpha) of G_mu1 x ... x G_muk (``mus`` as for ``gdp``)."""
     from . import mp
     rec = gdp(mus)
-    return ExactValue(mp.tradeoff(rec, alpha, digits), mp.power(rec, alpha, digits), "gdp")
+    return ExactValue(mp.tradeoff(rec, alpha, digits), mp.power(rec, alpha, digits), GDP)
 
 
 def gdp_delta(mus, eps, digits: int = 15) -> ExactValue:
     from . import mp
-    return ExactValue(mp.profile_delta(gdp(mus), eps, digits), None, "gdp")
+    return ExactValue(mp.profile_delta(gdp(mus), eps, digits), None, GDP)
 
 
 def gdp_eps(mus, delta, digits: int = 15) -> ExactValue:
     from . import mp
-    return ExactValue(mp.profile_eps(gdp(mus), delta, digits), None, "gdp")
+    return ExactValue(mp.profile_eps(gdp(mus), delta, digits), None, GDP)
 
 
-def tradeoff(name: str, params: dict, k, alpha, digits: int = 15) -> ExactValue:
-    """f(alpha) of the k-fold composition, with the power 1 - f(alpha) (no subtraction)."""
+def tradeoff(mechanism, params, k, alpha, digits: int = 15) -> ExactValue:
+    """f(alpha) of the k-fold composition, with the power 1 - f(alpha) (no subtraction).  ``mechanism``:
+    the step's record (``params`` None), or a table name and its ``params``."""
     check_digits(digits)
-    k = _check(name, params, k)
-    if name == "gaussian":
-        return gdp_tradeoff([(params["mu"], k)], alpha, digits)
+    k, (kind, value) = _check(_record(mechanism, params), k)
+    if kind == GDP:
+        return gdp_tradeoff([(value, k)], alpha, digits)
     a = parse_in("alpha", alpha, "alpha")
-    make = _law(name, params, k)
+    make = _law(kind, value, k)
 
     def run(which):
         def compute():
@@ -472,34 +523,35 @@ def tradeoff(name: str, params: dict, k, alpha, digits: int = 15) -> ExactValue:
         return compute
     beta = verified(run(0), digits)
     power = verified(run(1), digits)
-    return ExactValue(beta, power, "binomial" if name != "laplace" else "laplace")
+    return ExactValue(beta, power, kind)
 
 
-def delta(name: str, params: dict, k, eps, digits: int = 15) -> ExactValue:
-    """delta(eps) of the k-fold composition (the hockey-stick divergence)."""
+def delta(mechanism, params, k, eps, digits: int = 15) -> ExactValue:
+    """delta(eps) of the k-fold composition (the hockey-stick divergence); arguments as for ``tradeoff``."""
     check_digits(digits)
-    k = _check(name, params, k)
-    if name == "gaussian":
-        return gdp_delta([(params["mu"], k)], eps, digits)
+    k, (kind, value) = _check(_record(mechanism, params), k)
+    if kind == GDP:
+        return gdp_delta([(value, k)], eps, digits)
     e = parse_in("at_eps", eps, "eps")
-    make = _law(name, params, k)
+    make = _law(kind, value, k)
 
     def compute():
         v = make().delta(_mp(e))
         return Exact(0) if v == 0 else v
-    return ExactValue(verified(compute, digits), None, "binomial" if name != "laplace" else "laplace")
+    return ExactValue(verified(compute, digits), None, kind)
 
 
-def eps(name: str, params: dict, k, delta_, digits: int = 15) -> ExactValue:
-    """eps(delta) = inf{eps >= 0 : delta(eps) <= delta} of the k-fold composition."""
+def eps(mechanism, params, k, delta_, digits: int = 15) -> ExactValue:
+    """eps(delta) = inf{eps >= 0 : delta(eps) <= delta} of the k-fold composition; arguments as for
+    ``tradeoff``."""
     check_digits(digits)
-    k = _check(name, params, k)
-    if name == "gaussian":
-        return gdp_eps([(params["mu"], k)], delta_, digits)
+    k, (kind, value) = _check(_record(mechanism, params), k)
+    if kind == GDP:
+        return gdp_eps([(value, k)], delta_, digits)
     d = parse_in("at_delta", delta_, "delta")
-    make = _law(name, params, k)
+    make = _law(kind, value, k)
 
     def compute():
         v = make().eps(_mp(d))
         return Exact(0) if v == 0 else v
-    return ExactValue(verified(compute, digits), None, "binomial" if name != "laplace" else "laplace")
+    return ExactValue(verified(compute, digits), None, kind)

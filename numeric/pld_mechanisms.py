@@ -42,6 +42,10 @@ or Laplace variable, so each tail is a normal/Laplace tail at the preimage):
   and -eps (masses swapped).
 * (eps, delta)-DP, the 4-point pair of Kairouz-Oh-Viswanath (catalog 004): P-atoms
   +inf (delta), +eps ((1-delta) e^eps/(1+e^eps)), -eps ((1-delta)/(1+e^eps)).
+* Logistic shift(m): P = Logistic(0, 1), Q = Logistic(m, 1) (no atoms).  L(x) = -m + 2 log((1 + e^{m-x})/
+  (1 + e^{-x})) decreases from m to -m; with c = e^{(l+m)/2}, L > l iff e^{-x} > (c - 1)/(e^m - c), so for
+  -m < l < m: S_P(l) = F(x(l)) = c expm1((m-l)/2)/expm1(m), S_Q(l) = F(x(l) - m) = expm1((m-l)/2)/expm1(m)
+  (F the logistic CDF; S_P = S_Q = 1 at l <= -m, 0 at l >= m; dS_Q/dS_P = e^{-l} as it must).
 * Discrete Gaussian(s2) (Canonne-Kamath-Steinke 2020; seed 004 Sec. 4.4): P = N_Z(1, s2),
   Q = N_Z(0, s2) on the integers, w(z) = exp(-z^2/(2 s2)), Zn = sum_z w(z).  L(z) = (2z - 1)/(2 s2):
   an atom at every such value; L > l iff z >= z0 := floor(l s2 + 1/2) + 1, so
@@ -273,6 +277,33 @@ class PureDP(LossModel):
         return np.where(l < -e, 1 - d, np.where(l < e, big, 0.0))
 
 
+class LogisticShift(LossModel):
+    """The logistic pair (module docstring): P = Logistic(0, 1), Q = Logistic(m, 1), loss in [-m, m]."""
+
+    def __init__(self, m):
+        self.m = exact(m, "m")
+        if self.m <= 0:
+            raise ValueError(f"m must be > 0, got {m}")
+        self.name = f"logistic_shift(m={m})"
+        self.lo, self.hi = -float(self.m), float(self.m)
+
+    def _tails(self, l, la):
+        from flint import arb
+        m = self.m
+        if l <= -m:
+            return arb(1), arb(1)
+        if l >= m:
+            return arb(0), arb(0)
+        ma = arb_of(m)
+        sq = ((ma - la) / 2).expm1() / ma.expm1()
+        return ((la + ma) / 2).exp() * sq, sq
+
+    def _float_sp(self, l):
+        m = float(self.m)
+        x = np.clip(np.asarray(l, dtype=float), -m, m)
+        out = np.exp((x + m) / 2) * np.expm1((m - x) / 2) / np.expm1(m)
+        return np.where(x <= -m, 1.0, np.where(x >= m, 0.0, out))
+
 
 class DiscreteGaussian(LossModel):
     """The discrete Gaussian pair (module docstring): tails as Arb sums with a rigorous remainder."""
@@ -343,7 +374,6 @@ class DiscreteGaussian(LossModel):
         m = self._m
         c0, c1 = m * m / 2, m * m / 2 + lam * m * m
         return min(c0, c1) - 42 * m, max(c0, c1) + 42 * m
-
 
 
 def _subsampling(q, direction: str):
@@ -686,22 +716,55 @@ def uniform_subsampled_gaussian(p, sigma) -> Mechanism:
                      [SymmetricHull(SubsampledGaussian(p, sigma, "remove"))], True)
 
 
-#: base mechanisms the engine subsamples (table name -> its privacy parameter)
-SUBSAMPLED = {"gaussian": "mu", "laplace": "eps"}
+def logistic_shift(m) -> Mechanism:
+    """The pair Logistic(0, 1) against Logistic(m, 1) (f = (1 - alpha)/(1 + (e^m - 1) alpha))."""
+    return Mechanism(f"logistic_shift(m={m})", [LogisticShift(m)], True)
 
 
-def subsampled_step(name: str, value, rate, sampling: str) -> Mechanism:
-    """The engine step of mechanism ``name`` (gaussian: parameter mu, noise multiplier 1/mu;
-    laplace: parameter eps) on a subsample of rate ``rate``: Poisson (both directions) or uniform
-    (fixed size, the symmetric pair of C_p(f)).  One place for the CLI and the spec files."""
-    if name not in SUBSAMPLED:
-        raise ValueError(f"the engine subsamples {', '.join(SUBSAMPLED)} only, not {name}")
+def _number(value, label: str, record):
+    """A fact's value as an exact number the constructors take: its shortest decimal text when that is
+    exact (the model's name then reads as typed), else p/q; a non-rational value raises ValueError."""
+    if not getattr(value, "is_Rational", False):
+        raise ValueError(f"{record}: the engine takes an exact rational {label}, got {value}")
+    from derive.exact import _show
+    text = _show(value)
+    return text if Fraction(text) == Fraction(int(value.p), int(value.q)) else f"{value.p}/{value.q}"
+
+
+def from_record(record, strict: bool = True) -> Mechanism | None:
+    """The engine's privacy-loss model of a trade-off record, asked of its identity fact
+    (``derive.mechanisms.facts``): G_mu -> the Gaussian pair, T(Lap(0, 1), Lap(eps, 1)) -> the Laplace
+    pair, f_{eps,0} -> randomized response, f_{eps,delta} (delta > 0) -> the 4-point pair, the discrete
+    Gaussian -> its pair, the logistic shift -> :class:`LogisticShift`.  A record with none of them:
+    ValueError (None with ``strict=False``); a non-rational parameter: ValueError."""
+    from derive.mechanisms import facts as K
+    for key, label, build in ((K.GDP_MU, "mu", gaussian), (K.LAPLACE_EPS, "eps", laplace),
+                              (K.DG_SIGMA2, "sigma2", discrete_gaussian), (K.LOGISTIC_SHIFT, "m", logistic_shift)):
+        value = record.fact(key)
+        if value is not None:
+            return build(_number(value, label, record))
+    pair = record.fact(K.EPS_DELTA)
+    if pair is not None:
+        eps, delta = _number(pair[0], "eps", record), _number(pair[1], "delta", record)
+        return randomized_response(eps) if pair[1] == 0 else eps_delta(eps, delta)
+    if strict:
+        raise ValueError(f"{record}: the composition engine has no privacy-loss model for this record (it "
+                         "composes G_mu, Laplace, f_{eps,delta}, discrete Gaussian and logistic-shift steps)")
+    return None
+
+
+def subsampled_step(record, rate, sampling: str) -> Mechanism:
+    """The engine step of ``record`` on a subsample of rate ``rate``, asked of its identity fact: G_mu (noise
+    multiplier 1/mu) or the Laplace pair (its eps); Poisson (both directions) or uniform (fixed size, the
+    symmetric pair of C_p(f)).  One place for the CLI and the spec files."""
+    from derive.mechanisms import facts as K
     if sampling not in ("poisson", "uniform"):
         raise ValueError(f"sampling must be poisson or uniform, got {sampling}")
-    theta = exact(value, SUBSAMPLED[name])
-    if name == "gaussian":
+    mu, eps = record.fact(K.GDP_MU), record.fact(K.LAPLACE_EPS)
+    if mu is not None:
         step = subsampled_gaussian if sampling == "poisson" else uniform_subsampled_gaussian
-        return step(str(rate), str(1 / theta))
-    step = subsampled_laplace if sampling == "poisson" else uniform_subsampled_laplace
-    return step(str(rate), str(theta))
-
+        return step(str(rate), str(1 / exact(_number(mu, "mu", record), "mu")))
+    if eps is not None:
+        step = subsampled_laplace if sampling == "poisson" else uniform_subsampled_laplace
+        return step(str(rate), str(exact(_number(eps, "eps", record), "eps")))
+    raise ValueError(f"{record}: the engine subsamples G_mu (Gaussian) and Laplace steps only")

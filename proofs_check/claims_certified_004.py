@@ -19,6 +19,7 @@ import mpmath
 import sympy as sp
 
 from derive import symbols as sy
+from derive.mechanisms import facts as K
 from numeric.solvers import bisect
 
 from . import certified as C
@@ -241,6 +242,8 @@ def certify_band(cases=BAND_CASES, alphas=BAND_ALPHAS) -> Outcome:
         for name, eps_t, k in cases:
             rec = BY_NAME[name].build({"eps": eps_t})
             eps = sp.Rational(eps_t)
+            # f_{eps,0} itself (randomized response): its exact composition; else a pure eps-DP step (Laplace)
+            exact = rec.fact(K.EPS_DELTA) == sp.Tuple(eps, 0)
             mu, gamma = _band_parameters(rec, k)
             label = f"{name}, eps = {eps_t}, k = {k}"
             inside = []
@@ -261,7 +264,7 @@ def certify_band(cases=BAND_CASES, alphas=BAND_ALPHAS) -> Outcome:
                                                   f"{where}"))
                 lower = G.xreplace({sy.mu: mu, A: alpha + gamma}) - gamma
                 upper = G.xreplace({sy.mu: mu, A: alpha - gamma}) + gamma
-                if name == "randomized-response":
+                if exact:
                     tally.take("inside the Berry-Esseen band", C.certify_nonneg(rr - lower, {}), where,
                                "f(alpha) - (G_mu(alpha + gamma) - gamma), f exact")
                     tally.take("below the upper side", C.certify_nonneg(upper - rr, {}), where,
@@ -277,13 +280,13 @@ def certify_band(cases=BAND_CASES, alphas=BAND_ALPHAS) -> Outcome:
                                                       f"(upper bound of the slack {C.fmt(v.upper)}); the exact "
                                                       "Laplace composition is not enclosed here"))
                     tally.take(statement, v, where, how)
-            rep = _band_cells(eps, k, mu, gamma, exact=name == "randomized-response")
+            rep = _band_cells(eps, k, mu, gamma, exact=exact)
             if rep.failed:
                 raise _Failure(Outcome(INCONCLUSIVE, method=METHOD, points=tally.points,
                                        detail=f"{label}: a cell of alpha could not be set up ({rep.failed})"))
             text, info = _interval_text(rep, "gamma", "1 - gamma")
             info.update({"pointwise_alphas": inside, "gamma": C.fmt(C._mpf(C._enclose(gamma, {}, 64).mid()), 8),
-                         "route": "exact binomial composition" if name == "randomized-response"
+                         "route": "exact binomial composition" if exact
                                   else "RR^(x)k <= Laplace^(x)k <= Id"})
             lines.append((label, f"pointwise at alpha = {', '.join(inside)}; {text}", info))
     except _Failure as stop:

@@ -263,13 +263,14 @@ def _edgeworth_lattice():
     lattice cases (numeric.clt.edgeworth_delta and gdp_delta against numeric.compose_exact): FAILED if the
     Edgeworth value were the closer one, or not negative where stated."""
     import derive
+    from derive.mechanisms.table import BY_NAME
     from numeric import clt as C
     from numeric import compose_exact as X
     rows, points = [], 0
     for name, eps0, k, at in (("laplace", "0.1", 10, "0.5"), ("randomized-response", "0.1", 100, "1")):
-        rec = derive.laplace(eps0) if name == "laplace" else derive.randomized_response(eps0)
+        rec = BY_NAME[name].build({"eps": eps0})
         r = C.clt([(rec, k)], 20)
-        exact = mpf_of(X.delta(name, {"eps": eps0}, k, at, 20).value)
+        exact = mpf_of(X.delta(rec, None, k, at, 20).value)
         with mpmath.workdps(30):
             e = mpmath.mpf(at)
             err_clt = C.gdp_delta(r.mu, e, 20) - exact

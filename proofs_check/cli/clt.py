@@ -40,12 +40,12 @@ def _reference(plan, args):
     """(kind, lower, upper): 'exact' with lower = upper, or 'bracket' from the engine, or None."""
     from numeric import compose_exact as X
 
-    from .compose_fdp import _components, _exact_route
+    from .compose_fdp import GDP, _components, _exact_route
     digits = args.digits
     route = _exact_route(plan)
     if route is not None:
-        name, values, k = route
-        if name == "gaussian":
+        kind, values, k = route
+        if kind == GDP:
             if args.alpha is not None:
                 v = X.gdp_tradeoff(values, args.alpha, digits).value
             elif args.at_eps is not None:
@@ -53,11 +53,11 @@ def _reference(plan, args):
             else:
                 v = X.gdp_eps(values, args.at_delta, digits).value
         elif args.alpha is not None:
-            v = X.tradeoff(name, values, k, args.alpha, digits).value
+            v = X.tradeoff(values, None, k, args.alpha, digits).value
         elif args.at_eps is not None:
-            v = X.delta(name, values, k, args.at_eps, digits).value
+            v = X.delta(values, None, k, args.at_eps, digits).value
         else:
-            v = X.eps(name, values, k, args.at_delta, digits).value
+            v = X.eps(values, None, k, args.at_delta, digits).value
         return "exact", v, v
     components, limit = _components(plan)
     if limit is not None or not components:

@@ -16,6 +16,9 @@ digits.  Anything else is composed by the numeric engine (``method`` "numeric").
 from __future__ import annotations
 
 import time
+from functools import lru_cache
+
+from derive.mechanisms import table as T
 
 from .common import (
     Once,
@@ -28,10 +31,13 @@ from .common import (
     subparser,
 )
 
-#: table name -> numeric.pld_mechanisms constructor, parameters in order
-ENGINE = {"gaussian": ("gaussian", ("mu",)), "laplace": ("laplace", ("eps",)),
-          "randomized-response": ("randomized_response", ("eps",)), "approx-dp": ("eps_delta", ("eps", "delta")),
-          "discrete-gaussian": ("discrete_gaussian", ("sigma2",))}
+#: the mechanisms the engine composes (the table's ENGINE token: the record has a privacy-loss model,
+#: numeric.pld_mechanisms.from_record), and those it subsamples (SUBSAMPLE_ENGINE)
+ENGINE = T.with_capability(T.ENGINE)
+SUBSAMPLED = T.with_capability(T.SUBSAMPLE_ENGINE)
+#: the limits ``_components`` decides (plot.py reads them too); GDP: the route of a list of G_mu steps
+IDENTITY, NO_PRIVACY = "identity", "no-privacy"
+GDP = "gdp"
 
 
 def add_engine_mechanism(p) -> None:
@@ -51,14 +57,14 @@ def register(kinds, out):
                   "certified privacy-loss engine: a two-sided bracket that contains the exact value "
                   "(beta_lower <= f(alpha) <= beta_upper, and the same for delta and eps); the unsuffixed "
                   "value is the privacy-safe end.  Mechanisms: " + ", ".join(ENGINE) + "; a spec entry may "
-                  "subsample a gaussian or laplace entry with \"p\" (and \"sampling\": poisson or uniform).\n\n" + mechanism_help(tuple(ENGINE)),
+                  f"subsample a{_either()} entry with \"p\" (and \"sampling\": poisson or uniform).\n\n" + mechanism_help(tuple(ENGINE)),
                   ["dp-derive compose fdp laplace --eps 0.1 --k 10 --at-delta 1e-6",
                    "dp-derive compose fdp gaussian --mu 0.5 --k 100 --alpha 1e-10 --json",
                    "dp-derive compose fdp --spec spec.json --at-eps 1"], parents=[out])
     add_engine_mechanism(f)
     f.add_argument("--spec", default=None, action=Once, metavar="FILE.json",
                    help='a heterogeneous list: {"mechanisms": [{"mechanism": "gaussian", "mu": "0.5", '
-                        '"count": 10}, ...]} (same names as the flags; "p" subsamples a gaussian or laplace entry)')
+                        '"count": 10}, ...]} (same names as the flags; "p" subsamples a' + _either() + ' entry)')
     q = f.add_mutually_exclusive_group(required=True)
     q.add_argument("--alpha", type=number("alpha"), action=Once, help="f(alpha) and the power at level alpha")
     q.add_argument("--at-eps", type=number("at_eps", "eps"), action=Once, help="delta(eps)")
@@ -90,6 +96,21 @@ def check_engine_parameter(label: str, theta, zero: str = "") -> None:
                          "spread beyond its grid; such a step is already almost perfectly distinguishing)")
 
 
+def _either() -> str:
+    """' gaussian or laplace': the subsampled mechanisms as the help texts name them."""
+    return " " + " or ".join(SUBSAMPLED)
+
+
+@lru_cache(maxsize=256)
+def _built(name: str, values: tuple):
+    return T.lookup(name).build(dict(values))
+
+
+def _record(name: str, values: dict):
+    """The trade-off record of a plan entry (memoised: the plan is read by several routes)."""
+    return _built(name, tuple(sorted(values.items())))
+
+
 def _plan(args):
     """[(table name, {param: text}, count, p or None)] and what the payload echoes."""
     if args.spec is not None:
@@ -99,9 +120,9 @@ def _plan(args):
         plan = []
         for i, comp in enumerate(read_spec(args.spec)):
             name = comp.mechanism.name
-            if comp.p is not None and name not in ("gaussian", "laplace"):
-                raise UsageError(f"mechanisms[{i}].p: the engine subsamples gaussian and laplace entries only")
-            if name not in ENGINE:
+            if comp.p is not None and T.SUBSAMPLE_ENGINE not in comp.mechanism.capabilities:
+                raise UsageError(f"mechanisms[{i}].p: the engine subsamples {' and '.join(SUBSAMPLED)} entries only")
+            if T.ENGINE not in comp.mechanism.capabilities:
                 raise UsageError(f"mechanisms[{i}].mechanism={name}: the engine composes {', '.join(ENGINE)}")
             plan.append((name, dict(comp.params), comp.count, (comp.p, comp.sampling) if comp.p is not None
                          else None))
@@ -120,43 +141,48 @@ def _plan(args):
 
 
 def _delta_zero(plan, args):
-    """eps at delta = 0: the sum of count * eps when every step is pure DP (Laplace, randomized
-    response, (eps, 0)-DP: their privacy loss is bounded by eps), else inf (a Gaussian loss is
+    """eps at delta = 0: the sum of count * eps when every step is pure DP (the record's ``pure_eps``: Laplace,
+    randomized response, (eps, 0)-DP, whose privacy loss is bounded by eps), else inf (a Gaussian loss is
     unbounded; an (eps, delta > 0) step has a loss of +inf with probability delta)."""
-    from derive.exact import rational
     total = 0
     for name, values, count, p in plan:
-        if name in ("gaussian", "discrete-gaussian") or (name == "approx-dp" and rational("delta", values["delta"]) > 0):
+        record = _record(name, values)
+        if record.pure_eps is None:
             return "no-pure"
-        total += count * rational("eps", values["eps"])
+        total += count * record.bind(record.pure_eps)
     args._pure_eps = total
     return "pure"
 
 
-def _privacy_parameter(name, values):
-    """The parameter whose inf means no privacy (mu or eps; 1/sigma2 for the discrete Gaussian).
-    Its 0 is perfect privacy only together with the other parameters: see ``Mechanism.is_identity``."""
-    if name == "discrete-gaussian":                # sigma2 > 0 and bounded (its domain): never 0 or inf
+def _privacy_parameter(row, record, values) -> tuple[str, str]:
+    """(label, value as typed) of the parameter the engine's size rule reads: the row's loss-spreading
+    parameter (mu, eps); for a discrete Gaussian record (DG_SIGMA2: sigma2 > 0 and bounded by its domain, no
+    spreading parameter) 1/sigma2, labelled eps.  Its inf is the no-privacy record (``limits.no_privacy``);
+    its 0 is perfect privacy only together with the other parameters: see ``Mechanism.is_identity``."""
+    from derive.mechanisms import facts as K
+    sigma2 = record.fact(K.DG_SIGMA2)
+    if sigma2 is not None:
         from fractions import Fraction
-        return str(1 / Fraction(values["sigma2"]))
-    return values["mu"] if name == "gaussian" else values["eps"]
+        return "eps", str(1 / Fraction(int(sigma2.p), int(sigma2.q)))
+    key = (row.spread_params or row.param_names)[0]
+    return key, values[key]
 
 
 def _components(plan, engine: bool = True):
     """Engine components, or the exact answer when a limit decides it: a component that is Id
     (``Mechanism.is_identity``: perfect privacy, every loss-carrying parameter 0) is the identity of the
-    tensor product (dropped); one with parameter inf makes the whole composition f = 0 (no
-    privacy).  With ``engine=False`` (an exact route will answer) only the limits are decided: the
-    engine's smallest-parameter rule does not apply and the list holds None for each remaining
-    component."""
-    from derive.mechanisms.table import is_infinite, lookup
+    tensor product (dropped); one whose record is the no-privacy limit (a parameter inf: the NO_PRIVACY
+    fact) makes the whole composition f = 0.  With ``engine=False`` (an exact route will answer) only the
+    limits are decided: the engine's smallest-parameter rule does not apply and the list holds None for
+    each remaining component."""
+    from derive.mechanisms import facts as K
     from numeric import pld_mechanisms as M
     out = []
     for name, values, count, p in plan:
-        theta = _privacy_parameter(name, values)
-        if is_infinite(theta):
-            return None, "no-privacy"
-        mech = lookup(name)
+        record = _record(name, values)
+        if record.fact(K.NO_PRIVACY):
+            return None, NO_PRIVACY
+        mech = T.lookup(name)
         if mech.is_identity(values):
             continue
         if not engine:
@@ -165,14 +191,13 @@ def _components(plan, engine: bool = True):
         if not mech.finite_loss_is_zero(values):
             # (a finite loss that is the single atom L = 0, e.g. approx-dp at eps = 0 with delta > 0, lies on
             # every grid: the smallest-parameter rule is about resolving a step of size eps)
-            check_engine_parameter("mu" if name == "gaussian" else "eps", theta, " or exactly 0")
+            check_engine_parameter(*_privacy_parameter(mech, record, values), " or exactly 0")
         if p is not None:
             rate, sampling = p
-            out.append((M.subsampled_step(name, theta, rate, sampling), count))
+            out.append((M.subsampled_step(record, rate, sampling), count))
             continue
-        ctor, params = ENGINE[name]
-        out.append((getattr(M, ctor)(*[values[q] for q in params]), count))
-    return out, ("identity" if not out else None)
+        out.append((M.from_record(record), count))
+    return out, (IDENTITY if not out else None)
 
 
 def _exact_limit(kind, args):
@@ -182,7 +207,7 @@ def _exact_limit(kind, args):
         return {"eps": args._pure_eps if kind == "pure" else "inf"}
     if kind == "delta-one":
         return {"eps": 0}
-    if kind == "identity":
+    if kind == IDENTITY:
         if args.alpha is not None:
             beta = 1 - rational("alpha", args.alpha)
             return {"beta": beta, "power": 1 - beta}
@@ -260,21 +285,24 @@ def cmd_fdp(args):
 
 
 def _exact_route(plan):
-    """("gaussian", [(mu, count), ...]) when every entry is a Gaussian; (name, params, k) when the
-    plan is k copies of one randomized-response / approx-dp / laplace step (entries with the same
-    parameters merged); None when no exact route applies (subsampled entries, mixtures, k too large)."""
+    """("gdp", [(mu, count), ...], None) when every entry is G_mu (the GDP_MU fact, rational); ("law", record, k)
+    when the plan is k copies of one step with an exact law (compose_exact: f_{eps,delta}, the Laplace pair;
+    entries with the same parameters merged); None when no exact route applies (subsampled entries,
+    mixtures, k too large)."""
+    from derive.mechanisms import facts as K
     from numeric.compose_exact import available
     if any(p is not None for _, _, _, p in plan):
         return None
-    if all(name == "gaussian" for name, _, _, _ in plan):
-        return ("gaussian", [(values["mu"], count) for _, values, count, _ in plan], None)
+    mus = [(_record(name, values).fact(K.GDP_MU), count) for name, values, count, _ in plan]
+    if all(getattr(mu, "is_Rational", False) for mu, _ in mus):
+        return (GDP, mus, None)
     from fractions import Fraction
     keys = {(name, tuple(sorted((k, Fraction(v)) for k, v in values.items()))) for name, values, _, _ in plan}
     if len(keys) != 1:
         return None
-    name, values = plan[0][0], plan[0][1]
+    record = _record(plan[0][0], plan[0][1])
     k = sum(count for _, _, count, _ in plan)
-    return (name, values, k) if available(name, k, values) else None
+    return ("law", record, k) if available(record, k) else None
 
 
 def _exact_payload(route, args, shown, t0):
@@ -283,44 +311,40 @@ def _exact_payload(route, args, shown, t0):
 
     from numeric import compose_exact as X
     from numeric.precision import format_number
-    name, values, k = route
+    kind, values, k = route
     digits = args.digits
     extra = {}
-    if name == "gaussian":
+    if kind == GDP:
+        # G_mu1 x ... x G_muk = G_mu with mu = sqrt(sum count mu_i^2): one Gaussian of that mu
         mu = X.gdp_mu(values)
         with __import__("mpmath").workdps(digits + 10):
             extra = {"mu": format_number(sp.N(mu, digits + 10) if mu.is_number else mu, digits),
                      "mu_exact": str(mu), "latex": "G_{" + sp.latex(mu) + "}"}
-        params, k = {"mu": values[0][0]}, 1
-        # G_mu1 x ... x G_muk = G_mu with mu = sqrt(sum count mu_i^2): one Gaussian of that mu
-        record_values = values
-    else:
-        params = values
     if args.alpha is not None:
-        r = (X.gdp_tradeoff(record_values, args.alpha, digits) if name == "gaussian"
-             else X.tradeoff(name, params, k, args.alpha, digits))
+        r = (X.gdp_tradeoff(values, args.alpha, digits) if kind == GDP
+             else X.tradeoff(values, None, k, args.alpha, digits))
         beta, power = format_number(r.value, digits), format_number(r.complement, digits)
         payload = {**shown, "method": "exact", "alpha": args.alpha, "beta": beta, "beta_lower": beta,
                    "beta_upper": beta, "power": power}
         line = f"beta = {beta} at alpha = {args.alpha}, power = {power}"
     elif args.at_eps is not None:
-        r = (X.gdp_delta(record_values, args.at_eps, digits) if name == "gaussian"
-             else X.delta(name, params, k, args.at_eps, digits))
+        r = (X.gdp_delta(values, args.at_eps, digits) if kind == GDP
+             else X.delta(values, None, k, args.at_eps, digits))
         v = format_number(r.value, digits)
         payload = {**shown, "method": "exact", "eps": args.at_eps, "delta": v, "delta_lower": v, "delta_upper": v}
         line = f"delta = {v} at eps = {args.at_eps}"
     else:
-        r = (X.gdp_eps(record_values, args.at_delta, digits) if name == "gaussian"
-             else X.eps(name, params, k, args.at_delta, digits))
+        r = (X.gdp_eps(values, args.at_delta, digits) if kind == GDP
+             else X.eps(values, None, k, args.at_delta, digits))
         v = format_number(r.value, digits)
         payload = {**shown, "method": "exact", "delta": args.at_delta, "eps": v, "eps_lower": v, "eps_upper": v}
         line = f"eps = {v} at delta = {args.at_delta}"
     payload.update(extra)
     payload.update({"route": r.route, "certified": True, "seconds": round(time.perf_counter() - t0, 3),
                     "digits": digits})
-    what = {"gdp": "exact: G_mu1 x ... x G_muk = G_sqrt(sum mu_i^2)",
-            "binomial": "exact: binomial Neyman-Pearson test (Kairouz-Oh-Viswanath)",
-            "laplace": "exact: k-fold Laplace privacy-loss law"}[r.route]
+    what = {X.GDP: "exact: G_mu1 x ... x G_muk = G_sqrt(sum mu_i^2)",
+            X.BINOMIAL: "exact: binomial Neyman-Pearson test (Kairouz-Oh-Viswanath)",
+            X.LAPLACE_LAW: "exact: k-fold Laplace privacy-loss law"}[r.route]
     return payload, [line + f"  ({what}, {digits} verified digits)"]
 
 
@@ -328,8 +352,8 @@ def _limit_payload(limit, args, shown, t0):
     from derive.exact import _show, rational
     values = {k: (v if v == "inf" else _show(rational(k, v) if isinstance(v, int) else v))
               for k, v in _exact_limit(limit, args).items()}
-    what = {"identity": "every component is Id (parameter 0; approx-dp: eps = delta = 0): f = Id, perfect privacy",
-            "no-privacy": "a component has an infinite parameter: f = 0, no privacy",
+    what = {IDENTITY: "every component is Id (parameter 0; approx-dp: eps = delta = 0): f = Id, perfect privacy",
+            NO_PRIVACY: "a component has an infinite parameter: f = 0, no privacy",
             "pure": "delta = 0: the composition of pure-DP steps is pure, eps = the sum of k eps",
             "no-pure": "delta = 0: a (discrete) Gaussian or (eps, delta > 0) step is not pure DP, eps = inf",
             "delta-one": "delta = 1: every mechanism is (0, 1)-DP, eps = 0"}[limit]

@@ -72,9 +72,11 @@ def cmd_subsample(args):
     records = Records(args, mechanism)
     k = int(args.k) if args.k is not None else None
     if k is not None and k > 1:
-        if args.mechanism not in ("gaussian", "laplace"):
+        from derive.mechanisms.table import SUBSAMPLE_ENGINE, with_capability
+        if SUBSAMPLE_ENGINE not in mechanism.capabilities:
             raise UsageError(f"k={args.k}: composing a subsampled {args.mechanism} is not available (the engine has "
-                             "the subsampled Gaussian and Laplace pairs); give --k with gaussian or laplace, or no --k")
+                             "the subsampled Gaussian and Laplace pairs); give --k with "
+                             f"{' or '.join(with_capability(SUBSAMPLE_ENGINE))}, or no --k")
     digits = args.digits
 
     def compute():
@@ -83,7 +85,7 @@ def cmd_subsample(args):
         shown = {"mechanism": mechanism.name, "params": records.shown(values), "p": args.p,
                  "sampling": args.sampling}
         if k is not None and k > 1:
-            return _composed(args, values, k, shown, t0)
+            return _composed(args, mechanism, record, values, k, shown, t0)
         from numeric import subsampling as S
         if args.alpha is not None:
             r = S.tradeoff(record, args.p, args.alpha, digits)
@@ -105,23 +107,24 @@ def cmd_subsample(args):
     return run_one(args, compute)
 
 
-def _composed(args, values, k, shown, t0):
+def _composed(args, mechanism, record, values, k, shown, t0):
     from fractions import Fraction
 
     from numeric import pld
     from numeric import pld_mechanisms as M
-    from numeric.precision import format_number
     name = args.mechanism
-    theta = values[M.SUBSAMPLED[name]]
+    label = (mechanism.spread_params or mechanism.param_names)[0]       # mu, eps: the one parameter
+    theta = values[label]
     from derive.mechanisms.table import is_infinite
     if is_infinite(theta):
         return _no_privacy(args, k, shown, t0)
     if Fraction(theta) == 0:
-        raise UsageError(f"{M.SUBSAMPLED[name]}=0: the subsampled {name} with parameter 0 is Id (perfect "
+        raise UsageError(f"{label}=0: the subsampled {name} with parameter 0 is Id (perfect "
                          "privacy); no composition needed")
     from .compose_fdp import check_engine_parameter
-    check_engine_parameter(M.SUBSAMPLED[name], theta)
-    comp = pld.compose([(M.subsampled_step(name, theta, args.p, args.sampling), k)])
+    check_engine_parameter(label, theta)
+    comp = pld.compose([(M.subsampled_step(record, args.p, args.sampling), k)])
+    from numeric.precision import format_number
     digits = min(args.digits, 15)
     fmt = (lambda v: format_number(v, digits))
     if args.alpha is not None:
@@ -143,7 +146,7 @@ def _composed(args, values, k, shown, t0):
                     "seconds": round(time.perf_counter() - t0, 3)})
     if r.reason:
         payload["reason"] = r.reason
-    return payload, [f"{k} x {args.sampling}-subsampled {name}({M.SUBSAMPLED[name]}={theta}), p = {args.p}: {line}"
+    return payload, [f"{k} x {args.sampling}-subsampled {name}({label}={theta}), p = {args.p}: {line}"
                      + ("  (certified)" if r.certified else f"  (not certified: {r.reason})")]
 
 
