@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import time
 
+from derive.mechanisms.table import SUBSAMPLE, with_capability
+
 from .common import (
     Once,
     Records,
@@ -33,8 +35,8 @@ from .common import (
     subparser,
 )
 
-#: mechanisms whose records are symmetric with a closed-form profile (C_p needs both)
-NAMES = ("gaussian", "laplace", "randomized-response", "approx-dp", "classical-gaussian", "discrete-gaussian")
+#: mechanisms whose records are symmetric with a closed-form profile (C_p needs both): the table's SUBSAMPLE token
+NAMES = with_capability(SUBSAMPLE)
 
 
 def register(sub):
