@@ -83,8 +83,10 @@ from derive.symbols import alpha as ALPHA
 from derive.tradeoff import TradeOff
 
 from . import kernels
+from . import sympy_walk as walk
 from .bridge import HALF, ONE, ZERO, Exact, exact_of
 from .inputs import alpha_exact, bound_env, env_of
+from .sympy_walk import RATIONAL, SYMBOL
 
 __all__ = ["enclose", "enclose_record", "certify_le", "escalate", "certify_le_exprs",
            "Decision", "UnsupportedExpression", "SUPPORTED_HEADS", "QUANTITIES",
@@ -223,41 +225,12 @@ class _Walker:
             return "ge"
         return None
 
-    def relation(self, rel, a, b):
-        """The truth of ``a rel b`` for every point of the balls: True, False or None."""
-        c = self.compare(a, b)
-        if isinstance(rel, sp.StrictLessThan):
-            return {-1: True, 0: False, 1: False, "ge": False}.get(c)
-        if isinstance(rel, sp.LessThan):
-            return {-1: True, 0: True, 1: False, "le": True}.get(c)
-        if isinstance(rel, sp.StrictGreaterThan):
-            return {1: True, 0: False, -1: False, "le": False}.get(c)
-        if isinstance(rel, sp.GreaterThan):
-            return {1: True, 0: True, -1: False, "ge": True}.get(c)
-        if isinstance(rel, sp.Equality):
-            return {0: True, -1: False, 1: False}.get(c)
-        if isinstance(rel, sp.Unequality):
-            return {0: False, -1: True, 1: True}.get(c)
-        raise UnsupportedExpression(rel)
-
     def truth(self, cond):
-        """Three-valued (Kleene) truth of a condition."""
-        if cond is sp.true:
-            return True
-        if cond is sp.false:
-            return False
-        if isinstance(cond, sp.core.relational.Relational):
-            return self.relation(cond, self.value(cond.lhs), self.value(cond.rhs))
-        if isinstance(cond, sp.And):
-            vals = [self.truth(c) for c in cond.args]
-            return False if False in vals else (None if None in vals else True)
-        if isinstance(cond, sp.Or):
-            vals = [self.truth(c) for c in cond.args]
-            return True if True in vals else (None if None in vals else False)
-        if isinstance(cond, sp.Not):
-            v = self.truth(cond.args[0])
-            return None if v is None else not v
-        raise UnsupportedExpression(cond)
+        """Three-valued (Kleene) truth of a condition (its handler in ``_CONDITIONS``)."""
+        handler = _CONDITIONS[type(cond)]
+        if handler is None:
+            raise UnsupportedExpression(cond)
+        return handler(self, cond)
 
     def union(self, values):
         if len(values) == 1:
@@ -269,36 +242,24 @@ class _Walker:
 
     # ------------------------------------------------------------ the walk
     def value(self, expr):
-        """Exact, ball or infinity containing the value of ``expr``."""
-        arb = self.arb
-        if isinstance(expr, sp.Symbol):
+        """Exact, ball or infinity containing ``expr``: shared leaf step, then ``_NODES`` or ``_UNARY``."""
+        kind = walk.leaf(expr, UnsupportedExpression)
+        if kind is None:
+            node = _NODES[type(expr)]
+            if node is not None:
+                return node(self, expr)
+            unary = _UNARY[type(expr)]
+            if unary is not None and len(expr.args) == 1:
+                return unary(self, self.value(expr.args[0]))
+        elif kind is SYMBOL:
             try:
                 return self.env[expr]
             except KeyError:
                 raise KeyError(f"the symbol {expr} has no value in env") from None
-        if expr.is_Rational:
+        elif kind is RATIONAL:
             return exact_of(expr)
-        if expr is sp.S.Infinity:
-            return POS_INF
-        if expr is sp.S.NegativeInfinity:
-            return NEG_INF
-        if expr is sp.E:
-            return arb.const_e()
-        if expr is sp.pi:
-            return arb.pi()
-        if isinstance(expr, sp.Piecewise):
-            return self.piecewise(expr)
-        if expr.is_Add:
-            return self.add([self.value(a) for a in expr.args])
-        if expr.is_Mul:
-            return self.mul([self.value(a) for a in expr.args])
-        if expr.is_Pow:
-            return self.pow(self.value(expr.base), self.value(expr.exp))
-        if isinstance(expr, (sp.Max, sp.Min)):
-            return self.extremum([self.value(a) for a in expr.args], isinstance(expr, sp.Max))
-        handler = _UNARY.get(type(expr))
-        if handler is not None and len(expr.args) == 1:
-            return handler(self, self.value(expr.args[0]))
+        elif type(expr) in _CONSTANTS:     # true/false are conditions only
+            return _CONSTANTS[type(expr)](self.arb)
         raise UnsupportedExpression(expr)
 
     def piecewise(self, expr):
@@ -625,7 +586,8 @@ class _Walker:
         return kernel
 
 
-_UNARY = {
+#: one-argument heads: ``(walker, value of the argument) -> value``, found through the MRO
+_UNARY = walk.Dispatch("arb unary", {
     sp.exp: _Walker.exp,
     sp.log: _Walker.log,
     sp.Abs: _Walker.abs_,
@@ -642,7 +604,44 @@ _UNARY = {
     sp.atanh: lambda w, v: w.ball_method("atanh", True)(v),
     sp.sinh: lambda w, v: w.ball_method("sinh", True)(v),
     sp.cosh: lambda w, v: ONE if _is_exact(v) and v.p == 0 else w.ball_method("cosh")(v),
-}
+})
+
+#: the named constants a value may be (true/false are conditions only), by class (each is a singleton)
+_CONSTANTS = {type(sp.S.Infinity): lambda arb: POS_INF, type(sp.S.NegativeInfinity): lambda arb: NEG_INF,
+              type(sp.E): lambda arb: arb.const_e(), type(sp.pi): lambda arb: arb.pi()}
+
+#: SymPy class -> ``(walker, expr) -> value`` (Exact, ball or infinity), found through the MRO
+_NODES = walk.Dispatch("arb")
+_NODES.register(sp.Piecewise)(_Walker.piecewise)
+_NODES.register(sp.Add)(lambda w, e: w.add([w.value(a) for a in e.args]))
+_NODES.register(sp.Mul)(lambda w, e: w.mul([w.value(a) for a in e.args]))
+_NODES.register(sp.Pow)(lambda w, e: w.pow(w.value(e.base), w.value(e.exp)))
+_NODES.register(sp.Max, sp.Min)(lambda w, e: w.extremum([w.value(a) for a in e.args], isinstance(e, sp.Max)))
+
+
+def _relation(table):
+    """The truth of a relation from ``_Walker.compare`` of its sides (-1, 0, 1, "le", "ge"; None: undecided)."""
+    return lambda w, c: table.get(w.compare(w.value(c.lhs), w.value(c.rhs)))
+
+
+#: SymPy class -> ``(walker, cond) -> True | False | None``: Kleene truth (decided for every point of the balls)
+_CONDITIONS = walk.Dispatch("arb conditions")
+_CONDITIONS.register(type(sp.true))(lambda w, c: True)
+_CONDITIONS.register(type(sp.false))(lambda w, c: False)
+_CONDITIONS.register(sp.And)(lambda w, c: _kleene([w.truth(a) for a in c.args], False, True))
+_CONDITIONS.register(sp.Or)(lambda w, c: _kleene([w.truth(a) for a in c.args], True, False))
+_CONDITIONS.register(sp.Not)(lambda w, c: {True: False, False: True, None: None}[w.truth(c.args[0])])
+_CONDITIONS.register(sp.StrictLessThan)(_relation({-1: True, 0: False, 1: False, "ge": False}))
+_CONDITIONS.register(sp.LessThan)(_relation({-1: True, 0: True, 1: False, "le": True}))
+_CONDITIONS.register(sp.StrictGreaterThan)(_relation({1: True, 0: False, -1: False, "le": False}))
+_CONDITIONS.register(sp.GreaterThan)(_relation({1: True, 0: True, -1: False, "ge": True}))
+_CONDITIONS.register(sp.Equality)(_relation({0: True, -1: False, 1: False}))
+_CONDITIONS.register(sp.Unequality)(_relation({0: False, -1: True, 1: True}))
+
+
+def _kleene(vals, decisive, otherwise):
+    """And (decisive False) or Or (decisive True) of three-valued truths."""
+    return decisive if decisive in vals else (None if None in vals else otherwise)
 
 
 # ---------------------------------------------------------------- public API

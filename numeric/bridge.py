@@ -29,6 +29,7 @@ from sympy.codegen.cfunctions import expm1, log1p
 from derive.special import LogPhi, Phi, PhiInv, PhiInvExp
 
 from . import kernels
+from . import sympy_walk as walk
 
 
 class Exact:
@@ -157,16 +158,15 @@ def _exact_phiinv(v, kernel):
 def _mp_node(expr: sp.Basic, naive: bool) -> Node:
     """Compile one SymPy node into a closure ``(env) -> Exact | mpf``.
 
-    Leaves (symbols, exact numbers, constants) first; then the builder registered for the node's class
-    or its nearest registered base class (``_BUILDERS``, filled by ``@_builds``, the way SymPy's printers
-    dispatch); then a record head with its own kernel (``_head_kernel``)."""
-    leaf = _mp_leaf(expr, naive)
-    if leaf is not None:
-        return leaf
-    for cls in type(expr).__mro__:
-        build = _BUILDERS.get(cls)
-        if build is not None:
-            return build(expr, naive)
+    The walk of ``numeric.sympy_walk``: the shared leaf step (symbols, exact numbers, constants; a Float
+    is refused), then the builder registered for the node's class or its nearest registered base class
+    (``_BUILDERS``, filled by ``@_builds``), then a record head with its own kernel (``_head_kernel``)."""
+    kind = walk.leaf(expr)
+    if kind is not None:
+        return _mp_leaf(kind, expr, naive)
+    build = _BUILDERS[type(expr)]
+    if build is not None:
+        return build(expr, naive)
     kids = _kids(expr, naive)
     kernel = _head_kernel(expr)
     if kernel is not None:
@@ -174,38 +174,31 @@ def _mp_node(expr: sp.Basic, naive: bool) -> Node:
     raise TypeError(f"no mpmath kernel for {type(expr).__name__} in {expr}")
 
 
-def _mp_leaf(expr: sp.Basic, naive: bool) -> Node | None:
-    """A closure for a symbol, an exact number or a constant; None for a compound node."""
-    if isinstance(expr, sp.Symbol):
+#: the named constants (by class: each is a singleton), as values at the working precision
+_CONSTANTS = {type(sp.S.Infinity): lambda: mpmath.mpf("inf"), type(sp.S.NegativeInfinity): lambda: mpmath.mpf("-inf"),
+              type(sp.E): lambda: +mpmath.e, type(sp.pi): lambda: +mpmath.pi,
+              type(sp.true): lambda: True, type(sp.false): lambda: False}
+
+
+def _mp_leaf(kind: str, expr: sp.Basic, naive: bool) -> Node:
+    """A closure for a leaf of ``walk.leaf``: a symbol, an exact number or a constant."""
+    if kind is walk.SYMBOL:
         name = expr
         return lambda env: env[name]
-    if expr.is_Rational:
+    if kind is walk.RATIONAL:
         value = exact_of(expr)
         return (lambda env: value.mpf()) if naive else (lambda env: value)
-    for const, value in ((sp.S.Infinity, lambda: mpmath.mpf("inf")), (sp.S.NegativeInfinity, lambda: mpmath.mpf("-inf")),
-                         (sp.E, lambda: +mpmath.e), (sp.pi, lambda: +mpmath.pi),
-                         (sp.true, lambda: True), (sp.false, lambda: False)):
-        if expr is const:
-            return lambda env, value=value: value()
-    if expr.is_Float:
-        raise TypeError("Floats are not exact: use Rational (found %s)" % expr)
-    return None
+    value = _CONSTANTS[type(expr)]
+    return lambda env: value()
 
 
 def _kids(expr: sp.Basic, naive: bool) -> list[Node]:
     return [_mp_node(a, naive) for a in expr.args]
 
 
-#: SymPy class -> builder ``(expr, naive) -> Node``
-_BUILDERS: dict[type, Callable[[sp.Basic, bool], Node]] = {}
-
-
-def _builds(*classes):
-    def register(fn):
-        for cls in classes:
-            _BUILDERS[cls] = fn
-        return fn
-    return register
+#: SymPy class -> builder ``(expr, naive) -> Node``, found through the class's MRO
+_BUILDERS = walk.Dispatch("mpmath")
+_builds = _BUILDERS.register
 
 
 def _kernels(naive: bool) -> dict:
