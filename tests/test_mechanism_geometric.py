@@ -127,3 +127,67 @@ def test_reference_catches_a_wrong_eps():
     out = _json("tradeoff", "geometric", "--eps", "1.01", "--alpha", "0.05")
     with mpmath.workdps(DPS):
         assert abs(mpmath.mpf(out["beta"]) - _np_beta("1", mpmath.mpf("0.05"))) > 1e-4
+
+
+def _binomial_composition(eps: str, k: int):
+    """[(P-mass, Q-mass)] of the k-fold composed loss: j steps land in k <= 0 (loss +eps), k - j in k >= 1."""
+    e = mpmath.mpf(eps)
+    p = 1 / (1 + mpmath.exp(-e))           # P(k <= 0)
+    q = 1 - p                              # Q(k <= 0) = r/(1 + r) = 1 - p
+    return [(mpmath.binomial(k, j) * p ** j * q ** (k - j), mpmath.binomial(k, j) * q ** j * p ** (k - j))
+            for j in range(k + 1)]
+
+
+@pytest.mark.parametrize("method", ("auto", "numeric"))
+def test_compose_fdp_against_the_binomial_law(method):
+    """delta(eps') of 10 x geometric(0.7) = sum_j (Q_j - e^eps' P_j)_+ of the composed two-point losses;
+    the exact route (auto) gives it to 20 digits, the engine's certified bracket contains it."""
+    out = _json("compose", "fdp", "geometric", "--eps", "0.7", "--k", "10", "--at-eps", "1.5", "--method", method)
+    with mpmath.workdps(DPS):
+        et = mpmath.exp(mpmath.mpf("1.5"))
+        ref = mpmath.fsum(max(qj - et * pj, 0) for pj, qj in _binomial_composition("0.7", 10))
+        if method == "auto":               # the exact route: lower = upper = the value to 20 verified digits
+            assert out["route"] == "binomial" and abs(mpmath.mpf(out["delta"]) - ref) < mpmath.mpf(10) ** -19 * ref
+        else:                              # the engine: a certified bracket
+            lo, hi = mpmath.mpf(out["delta_lower"]), mpmath.mpf(out["delta_upper"])
+            assert lo <= ref <= hi, (lo, ref, hi)
+
+
+def test_subsample_is_the_pure_dp_amplification():
+    """C_p(f_{eps,0}) = f_{eps',0}, eps' = log(1 + p (e^eps - 1)) (Dong, Roth, Su 2022, section 4 on
+    subsampling pure DP), written out here as the (eps', 0) polygon."""
+    out = _json("subsample", "geometric", "--eps", "1", "--p", "0.1", "--alpha", "0.1")
+    with mpmath.workdps(DPS):
+        ep = mpmath.log(1 + mpmath.mpf("0.1") * mpmath.expm1(1))
+        a = mpmath.mpf("0.1")
+        ref = max(0, 1 - mpmath.exp(ep) * a, mpmath.exp(-ep) * (1 - a))
+        assert abs(mpmath.mpf(out["beta"]) - ref) < mpmath.mpf(10) ** -19
+
+
+def test_clt_exact_beta_and_the_berry_esseen_mu():
+    """The exact beta of 100 x geometric(0.1) at alpha 0.1 is the NP test of the binomial law; the
+    Berry-Esseen mu of a +-eps loss is 2 sqrt(k) sinh(eps/2) (mean eps tanh(eps/2), variance
+    eps^2 / cosh^2(eps/2))."""
+    out = _json("clt", "geometric", "--eps", "0.1", "--k", "100", "--alpha", "0.1")
+    with mpmath.workdps(DPS):
+        law = sorted(_binomial_composition("0.1", 100), key=lambda t: t[1] / t[0], reverse=True)
+        alpha, spent, power = mpmath.mpf("0.1"), mpmath.mpf(0), mpmath.mpf(0)
+        for pj, qj in law:
+            if spent + pj >= alpha:
+                beta = 1 - power - qj * (alpha - spent) / pj
+                break
+            spent, power = spent + pj, power + qj
+        assert abs(mpmath.mpf(out["exact"]) - beta) < mpmath.mpf(10) ** -18, (out["exact"], beta)
+        assert abs(mpmath.mpf(out["mu_berry_esseen"]) - 20 * mpmath.sinh(mpmath.mpf("0.05"))) < mpmath.mpf(10) ** -18
+
+
+def test_plot_tradeoff_data_is_the_np_test(tmp_path):
+    png = tmp_path / "g.png"
+    res = run(("plot", "tradeoff", "geometric", "--eps", "1", "--out", str(png), "--points", "7"))
+    assert res.rc == 0, res.err
+    rows = (tmp_path / "g.csv").read_text().splitlines()[1:]
+    assert len(rows) >= 7
+    with mpmath.workdps(DPS):
+        for row in rows:
+            alpha, beta = row.split(",")[2:4]
+            assert abs(mpmath.mpf(beta) - _np_beta("1", mpmath.mpf(alpha))) < 1e-12, row

@@ -28,7 +28,7 @@ def test_every_row_builds_and_its_module_is_declared():
         assert module in T.LAZY_IMPORTS, m.name
         for _, key in m.params:
             assert key in DOMAINS, (m.name, key)
-        record = m.build({name: "1" for name in m.param_names}
+        record = m.build({name: _inside(key, "1") for name, key in m.params}
                          | ({"delta": "0.5"} if "delta" in m.param_names else {}),
                          {o.name: o.choices[0] for o in m.options})
         assert record.values, m.name
@@ -42,9 +42,7 @@ def test_domain_ends_are_enforced_and_inside_is_a_tradeoff_function(m):
     the record is a trade-off function, 0 <= f(alpha) <= 1 - alpha on a grid (computed on the mp path);
     a domain that admitted a parameter where the formula is not a trade-off function fails here."""
     from numeric import mp
-    base = {name: "0.5" for name in m.param_names}
-    if "n" in base:
-        base["n"] = "3"
+    base = {name: _inside(key, "0.5") for name, key in m.params}
     options = {o.name: o.choices[0] for o in m.options}
     for name, key in m.params:
         d = DOMAINS[key]
@@ -69,6 +67,12 @@ def test_domain_ends_are_enforced_and_inside_is_a_tradeoff_function(m):
             for a in ("0", "1e-12", "0.1", "0.5", "0.9", "1"):
                 beta, power = mp.tradeoff(record, a, 10), mp.power(record, a, 10)
                 assert 0 <= beta and mpmath.mpf(a) <= power + mpmath.mpf("1e-9"), (m.name, name, value, a)
+
+
+def _inside(key: str, value: str) -> str:
+    """``value``, or for an integer domain the integer 3 or its lower end, whichever is larger."""
+    d = DOMAINS[key]
+    return str(max(3, d.low)) if d.integer else value
 
 
 def _shift(at: str, by: str) -> str:

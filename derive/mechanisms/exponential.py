@@ -55,7 +55,7 @@ OUTCOMES = sp.Symbol("M", positive=True, integer=True)
 def exponential(eps=None, outcomes=None) -> TradeOff:
     """Trade-off record of the exponential mechanism: eps >= 0, outcomes = M >= 2 (f does not depend on M)."""
     e, ve = bind(sy.eps, eps, "eps")
-    _, vm = bind(OUTCOMES, outcomes, "outcomes")
+    _, vm = bind(OUTCOMES, outcomes, "outcomes", "outcomes")
     a, t = sy.alpha, eps_prime
     tradeoff = (1 - a) / (1 + expm1(e) * a)
     power = sp.exp(e) * a / (1 + expm1(e) * a)
