@@ -129,3 +129,76 @@ def test_reference_catches_a_wrong_eps():
     out = _json("tradeoff", "exponential", "--eps", "2.05", "--outcomes", "3", "--alpha", "0.3")
     with mpmath.workdps(DPS):
         assert abs(mpmath.mpf(out["beta"]) - _envelope("2", 3, mpmath.mpf("0.3"))) > 1e-4
+
+
+def _logistic_pair(m):
+    """(p, q, log-likelihood ratio) of Logistic(0, 1) against Logistic(m, 1)."""
+    def p(x):
+        return mpmath.exp(-x) / (1 + mpmath.exp(-x)) ** 2
+
+    def q(x):
+        return p(x - m)
+    return p, q, lambda x: mpmath.log(p(x) / q(x))
+
+
+def test_kl_functional_zcdp_link_and_rho_against_the_laws():
+    m = mpmath.mpf(1)
+    with mpmath.workdps(DPS):
+        p, q, loss = _logistic_pair(m)
+        kl = mpmath.quad(lambda x: p(x) * loss(x), [-mpmath.inf, 0, m, mpmath.inf])
+        out = _json("functional", "exponential", "--eps", "1", "--outcomes", "3", "--name", "kl")
+        assert abs(mpmath.mpf(out["value"]) - kl) < mpmath.mpf(10) ** -18, (out["value"], kl)
+        risk = _json("risk", "exponential", "--eps", "1", "--outcomes", "3")
+        # rho = the supremum of the likelihood ratio q/p, approached as x -> +inf: e^m
+        assert abs(mpmath.mpf(risk["rho"]) - mpmath.e) < mpmath.mpf(10) ** -18
+
+
+def test_compose_fdp_two_steps_against_a_one_dimensional_integral():
+    """delta_2(t) = E_P[delta_1(t - L(X))], with delta_1(s) one step's hockey stick E_P[(1 - e^{s - L})_+]
+    written as the piecewise profile that test_sympy_derives_the_middle_piece_of_the_profile derives and
+    test_profile_against_a_dense_grid_maximum checks (1 - e^s below -m, 0 above m); one quadrature."""
+    m = mpmath.mpf("0.8")
+    t = mpmath.mpf("0.5")
+
+    def one(s):
+        if s <= -m:
+            return -mpmath.expm1(s)
+        if s >= m:
+            return mpmath.mpf(0)
+        return (mpmath.exp(m / 2) - mpmath.exp(s / 2)) ** 2 / mpmath.expm1(m)
+    with mpmath.workdps(30):
+        p, _, loss = _logistic_pair(m)
+        # the kinks of delta_1(t - L(x)) sit where L(x) = t -+ m; L decreases from m to -m
+        ref = mpmath.quad(lambda x: p(x) * one(t - loss(x)), [-mpmath.inf, -5, 0, 5, mpmath.inf])
+    out = run(("compose", "fdp", "exponential", "--eps", "0.8", "--outcomes", "6", "--k", "2", "--at-eps", "0.5",
+               "--json")).json()
+    assert out["certified"] is True
+    assert mpmath.mpf(out["delta_lower"]) <= ref <= mpmath.mpf(out["delta_upper"]), (out, ref)
+    assert mpmath.mpf(out["delta_upper"]) - mpmath.mpf(out["delta_lower"]) < 1e-3 * ref
+
+
+def test_clt_and_plot(tmp_path):
+    out = _json("clt", "exponential", "--eps", "0.1", "--outcomes", "5", "--k", "100", "--alpha", "0.1")
+    assert mpmath.mpf(out["bracket_lower"]) <= mpmath.mpf(out["bracket_upper"])
+    assert abs(mpmath.mpf(out["kl"]) - 100 * _kl_quad("0.1")) < mpmath.mpf(10) ** -16
+    png = tmp_path / "e.png"
+    res = run(("plot", "tradeoff", "exponential", "--eps", "2", "--outcomes", "3", "--out", str(png), "--points", "7"))
+    assert res.rc == 0, res.err
+    with mpmath.workdps(DPS):
+        for row in (tmp_path / "e.csv").read_text().splitlines()[1:]:
+            alpha, beta = row.rsplit(",", 3)[1:3]
+            assert abs(mpmath.mpf(beta) - _envelope("2", 3, mpmath.mpf(alpha))) < 1e-12, row
+
+
+def _kl_quad(eps):
+    with mpmath.workdps(DPS):
+        m = mpmath.mpf(eps)
+        p, _, loss = _logistic_pair(m)
+        return mpmath.quad(lambda x: p(x) * loss(x), [-mpmath.inf, 0, m, mpmath.inf])
+
+
+@pytest.mark.slow
+def test_zcdp_link_is_the_kl_limit():
+    """sup over lambda of D_lambda/lambda is its limit kl as lambda -> 1+ (found numerically, ~10 s)."""
+    link = _json("link", "exponential", "--eps", "1", "--outcomes", "3", "--to", "zcdp")
+    assert abs(mpmath.mpf(link["rho"]) - _kl_quad("1")) < mpmath.mpf(10) ** -12
