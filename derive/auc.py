@@ -16,50 +16,29 @@ import sympy as sp
 
 from . import symbols as sy
 from .bounded import Bounded
-from .mechanisms.uniform_sampling import release_probability
+from .mechanisms import facts as K
 from .special import Phi
 from .tradeoff import TradeOff
 
 
-#: closed forms as printed in the catalog (DF-AUC), keyed by record name
+def _unbound(record: TradeOff, key: str):
+    """The record's fact ``key`` as stored: an expression in its (symbolic) parameters, or None."""
+    entry = record.facts.get(key)
+    return None if entry is None else entry[0]
+
+
+#: closed forms as printed in the catalog (DF-AUC), declared by the mechanism modules (``K.AUC_PRINTED``)
 def printed_auc(record: TradeOff) -> sp.Expr | None:
-    e, d, m, k = sy.eps, sy.delta, sy.mu, sy.n
-    name = record.name
-    if name == "gaussian":
-        return Phi(m / sp.sqrt(2))
-    if name == "laplace":
-        return 1 - sp.exp(-e) * (2 + e) / 4
-    if name == "approx-dp":
-        return 1 - (1 - d) ** 2 / (1 + sp.exp(e))
-    if name == "randomized-response":
-        return 1 - 1 / (1 + sp.exp(e))
-    if name == "uniform-sampling" and record.notes.endswith("replacement"):
-        p = release_probability(m, k)
-        return 1 - (1 - p) ** 2 / 2
-    return None
+    """The catalog's AUC of the record, an expression in its parameters, or None."""
+    return _unbound(record, K.AUC_PRINTED)
 
 
 def _pieces(record: TradeOff):
-    """[(expression, lower, upper)] covering [0, 1] for the symbolic record, or None."""
-    a, e, d, m, k = sy.alpha, sy.eps, sy.delta, sy.mu, sy.n
-    f = record.tradeoff
-    name = record.name
-    if name == "laplace":
-        (p1, _), (p2, _), (p3, _) = f.args
-        return [(p1, 0, sp.exp(-e) / 2), (p2, sp.exp(-e) / 2, sp.S.Half), (p3, sp.S.Half, 1)]
-    if name in ("approx-dp", "randomized-response"):
-        dd = d if name == "approx-dp" else 0
-        kink = (1 - dd) / (1 + sp.exp(e))
-        return [(1 - dd - sp.exp(e) * a, 0, kink), (sp.exp(-e) * (1 - dd - a), kink, 1 - dd)]
-    if name == "uniform-sampling":
-        p = release_probability(m, k)
-        if record.notes.endswith("replacement"):
-            return [(1 - p - a, 0, 1 - p)]
-        (p1, _), (p2, _) = f.args
-        return [(p1, 0, sp.exp(-m)), (p2, sp.exp(-m), 1)]
-    if name == "noise" and "logistic" in record.citation:
-        return [(f, 0, 1)]
-    return None
+    """[(expression, lower, upper)] covering [0, 1] for the symbolic record (``K.AUC_PIECES``), or None."""
+    pieces = _unbound(record, K.AUC_PIECES)
+    if pieces is None:
+        return None
+    return [tuple(piece) for piece in pieces]
 
 
 def derive_auc(record: TradeOff) -> sp.Expr | None:
@@ -81,10 +60,9 @@ def _integrate(record: TradeOff):
 
 
 def auc_expr(record: TradeOff) -> sp.Expr | None:
-    """The AUC closed form used for evaluation: SymPy's integral, else the stated form."""
-    if record.name in ("gaussian", "classical-gaussian") or (record.name == "noise" and "gaussian" in record.citation):
-        # the Gaussian records are Phi(-PhiInv(alpha) - m): read the shift m off the expression
-        inner = record.tradeoff.args[0]
-        shift = -(inner - inner.as_independent(sy.alpha)[1])
-        return Phi(shift / sp.sqrt(2))
+    """The AUC closed form used for evaluation: Phi(mu/sqrt 2) for a record that is G_mu (``K.GDP_MU``),
+    else SymPy's integral of its pieces; an expression in the record's parameters."""
+    mu = _unbound(record, K.GDP_MU)
+    if mu is not None:
+        return Phi(mu / sp.sqrt(2))
     return derive_auc(record)

@@ -22,7 +22,7 @@ import sympy as sp
 from derive import attack as A
 from derive import symbols as sy
 from derive.exact import as_expr, parse
-from derive.mechanisms.gaussian import classical_mu
+from derive.mechanisms import facts as K
 from derive.tradeoff import TradeOff
 
 from .bridge import ONE, Exact, compile_mp, exact_of, to_mpf
@@ -76,15 +76,31 @@ def _env(record, beta=None, weight=None):
     return env
 
 
+def _stored(record: TradeOff, key: str):
+    """The record's fact ``key`` as an expression in its parameters (unbound), or None."""
+    entry = record.facts.get(key)
+    return None if entry is None else entry[0]
+
+
 def threshold_expr(record: TradeOff) -> sp.Expr:
-    """theta(alpha) in units of Delta Q above Q(D') for the record's noise."""
-    if record.name == "laplace":
-        return A.laplace_threshold(sy.eps)
-    if record.name == "classical-gaussian":
-        return A.gaussian_threshold(1 / classical_mu(sy.eps, sy.delta))
-    if record.name == "gaussian":
-        return A.gaussian_threshold(1 / sy.mu)
+    """theta(alpha) in units of Delta Q above Q(D') for the record's noise: the Laplace pair of ``K.LAPLACE_EPS``
+    (scale 1/eps), G_mu of ``K.GDP_MU`` (sigma = 1/mu); None for any other record."""
+    eps = _stored(record, K.LAPLACE_EPS)
+    if eps is not None:
+        return A.laplace_threshold(eps)
+    mu = _stored(record, K.GDP_MU)
+    if mu is not None:
+        return A.gaussian_threshold(1 / mu)
     return None
+
+
+def _noiseless(record: TradeOff) -> bool:
+    """Whether the record is the Laplace pair or G_mu with the parameter 0 (f = Id: every threshold gives
+    the same test)."""
+    value = record.fact(K.LAPLACE_EPS)
+    if value is None:
+        value = record.fact(K.GDP_MU)
+    return value is not None and value == 0
 
 
 def pr(record: TradeOff, alpha, digits: int = 15, weight=None) -> PrResult:
@@ -115,7 +131,7 @@ def pr(record: TradeOff, alpha, digits: int = 15, weight=None) -> PrResult:
         prec = evaluate_env(A.precision(record), env, digits)
         miss = evaluate_env(A.one_minus_precision(record), env, digits)
     theta = threshold_expr(record)
-    noiseless = any(v == 0 for v in record.values.values()) and record.name in ("laplace", "classical-gaussian")
+    noiseless = _noiseless(record)
     if theta is None or noiseless:
         threshold = None
         if noiseless:
@@ -132,18 +148,16 @@ def pr(record: TradeOff, alpha, digits: int = 15, weight=None) -> PrResult:
 def fscore_optimum(record: TradeOff, beta, digits: int = 15, weight=None) -> FscoreOptimum:
     """max over alpha of F_beta: fscore, one_minus_fscore, alpha, threshold, branch."""
     env = _env(record, beta, weight)
-    if record.name == "laplace":
+    if K.LAPLACE_EPS in record.facts:
         return _laplace_optimum(record, env, digits)
-    if record.name in ("gaussian", "classical-gaussian") and _mu_of(record) != 0:
+    if K.GDP_MU in record.facts and _mu_of(record) != 0:
         return _gaussian_optimum(record, env, digits)
     return _numeric_optimum(record, env, digits)
 
 
 def _mu_of(record):
-    """mu of G_mu as a SymPy number (the classical mechanism's mu = eps / sqrt(2 ln(1.25/delta)))."""
-    if record.name == "gaussian":
-        return record.values[sy.mu]
-    return classical_mu(record.values[sy.eps], record.values[sy.delta])
+    """mu of G_mu (``K.GDP_MU``) as a SymPy number (the classical mechanism's mu = eps / sqrt(2 ln(1.25/delta)))."""
+    return record.fact(K.GDP_MU)
 
 
 def _gaussian_optimum(record, env, digits):
@@ -201,7 +215,7 @@ def _gaussian_optimum(record, env, digits):
 
 
 def _laplace_optimum(record, env, digits):
-    e = record.values[sy.eps]
+    e = record.fact(K.LAPLACE_EPS)
     tau = A.turning_point().xreplace({A.beta: env[A.beta].to_rational(), A.w: env[A.w].to_rational()})
     plateau = bool(e < tau)
     full = {**env}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import mpmath
 
 from derive.auc import auc_expr
+from derive.mechanisms import facts as K
 from derive.operations import breakpoints
 from derive.symbols import alpha as ALPHA
 from derive.tradeoff import TradeOff
@@ -21,12 +22,12 @@ from .precision import evaluate_env, verified_mpf
 
 
 def auc(record: TradeOff, digits: int = 15):
-    """AUC = 1 - integral_0^1 f, closed form when known, else quadrature (the discrete Gaussian, whose
-    f has a kink at every integer's level: the sum of ``numeric.discrete_gaussian.auc``)."""
-    if record.name == "discrete-gaussian":
+    """AUC = 1 - integral_0^1 f, closed form when known, else quadrature (a discrete Gaussian pair,
+    ``K.DG_SIGMA2``, whose f has a kink at every integer's level: the sum of ``numeric.discrete_gaussian.auc``)."""
+    if K.DG_SIGMA2 in record.facts:
         from . import discrete_gaussian
-        s2 = next(iter(bound_env(record).values()))
-        return verified_mpf(lambda: discrete_gaussian.auc(to_mpf(s2)), digits)
+        s2, env = compile_mp(record.facts[K.DG_SIGMA2][0]), bound_env(record)
+        return verified_mpf(lambda: discrete_gaussian.auc(to_mpf(s2(env))), digits)
     expr = auc_expr(record)
     if expr is None:
         return auc_quadrature(record, digits)

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import mpmath
 
 from derive.errors import DomainError
+from derive.mechanisms import facts as K
 from derive.symbols import alpha as ALPHA
 from derive.tradeoff import TradeOff
 
@@ -65,7 +66,7 @@ NOTE = ("CNDs are not unique: this is the Awan-Vadhan construction from f's fixe
 
 
 def _check(record: TradeOff):
-    if record.name == "no-privacy":
+    if record.fact(K.NO_PRIVACY):
         raise DomainError("mechanism", str(record), "a mechanism with noise (f = 0 here: its canonical noise "
                           "would be the uniform law on [-1/2, 1/2], which separates N from N + 1 perfectly)")
     if not record.symmetric:

@@ -38,6 +38,7 @@ import sympy as sp
 
 from derive.domains import parse_in
 from derive.errors import DomainError
+from derive.mechanisms import facts as K
 from derive.symbols import alpha as ALPHA
 from derive.tradeoff import TradeOff
 
@@ -65,7 +66,7 @@ class Subsampled:
                               "for symmetric f)")
         self.record = record
         self.p_exact = parse_in("sampling_rate", p, "p")
-        if record.name == "no-privacy":
+        if record.fact(K.NO_PRIVACY):
             # C_p(0) = max(0, 1 - p - alpha) = f_{0,p}: the fixed point is 0, the hull is one segment
             from derive.mechanisms import approx_dp
             record, self.p_exact = approx_dp("0", self.p_exact), sp.Integer(1)

@@ -40,9 +40,16 @@ def auc_exact_laplace_difference(shift, digits: int = 15):
     return _exact(T.laplace_difference_auc_printed(), T.r, shift, digits)
 
 
+#: the noise families of the two-sided tests (seed 003), the ``kind`` of ``auc_riemann``: a noise law, not a
+#: mechanism of the table
+LAPLACE_NOISE = "laplace"
+NORMAL_NOISE = "normal"
+
+
 def auc_riemann(kind: str, shift: float, n: int = 1000) -> float:
-    """(1/n) sum_{i=1..n} power(i/n) for kind 'laplace' (shift r) or 'normal' (shift d)."""
-    expr, symbol = (T.laplace_power(), T.r) if kind == "laplace" else (T.normal_power(), T.d)
+    """(1/n) sum_{i=1..n} power(i/n) for kind LAPLACE_NOISE ('laplace', shift r) or NORMAL_NOISE ('normal',
+    shift d)."""
+    expr, symbol = (T.laplace_power(), T.r) if kind == LAPLACE_NOISE else (T.normal_power(), T.d)
     fn = compile_fp(expr, (ALPHA, symbol))
     grid = np.arange(1, n + 1, dtype=float) / n
     values = np.asarray(fp_call(fn, grid, float(shift)), dtype=float)

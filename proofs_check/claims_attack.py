@@ -18,6 +18,7 @@ import derive
 from derive import attack as A
 from derive import auc as DAUC
 from derive import symbols as sy
+from derive.mechanisms import facts as K
 from numeric import attack as N
 from numeric import auc as NA
 from numeric import mp
@@ -158,7 +159,9 @@ def _eq12_brute():
                           ("1", "100"), ("5", "1"), ("30", "0.01"), ("30", "100")):
             rec = derive.laplace(eps)
             closed = N.fscore_optimum(rec, beta, 20)
-            brute = N.fscore_optimum(dataclasses.replace(rec, name="laplace (generic)"), beta, 20)
+            # the record without its Laplace identity takes the generic (numerical) route
+            generic = {k: v for k, v in rec.facts.items() if k != K.LAPLACE_EPS}
+            brute = N.fscore_optimum(dataclasses.replace(rec, name="laplace (generic)", facts=generic), beta, 20)
             for quantity in ("fscore", "one_minus_fscore"):
                 yield ({"eps": eps, "beta": beta, "quantity": quantity}, getattr(brute, quantity),
                        getattr(closed, quantity))
@@ -213,16 +216,19 @@ def _thm2():
        "the thresholds theta(alpha) of Eq. 6 (Laplace) and Thm 6 (Gaussian) have false-alarm rate alpha",
        latex=r"\Pr\bigl(\mathcal M(D') > \theta(\alpha)\bigr) = \alpha")
 def _thm3():
+    def lap_sf(theta):              # Lap(0, 1/eps) noise, eps = 1, theta in units of Delta Q
+        return mpmath.exp(-theta) / 2 if theta >= 0 else 1 - mpmath.exp(theta) / 2
+
+    def gauss_sf(theta):            # N(0, sigma^2), sigma = sqrt(2 ln(1.25/delta))/eps, eps = 0.5, delta = 1e-5
+        sigma = mpmath.sqrt(2 * mpmath.log(mpmath.mpf(5) / 4 / mpmath.mpf("1e-5"))) / mpmath.mpf("0.5")
+        return mpmath.erfc(theta / sigma / mpmath.sqrt(2)) / 2
+
     def rows():
-        for rec in (derive.laplace("1"), derive.classical_gaussian("0.5", "1e-5")):
+        for rec, noise_sf in ((derive.laplace("1"), lap_sf), (derive.classical_gaussian("0.5", "1e-5"), gauss_sf)):
             for a in ("1e-300", "0.001", "0.3", "0.5", "0.7", "0.999"):
                 theta = N.pr(rec, a, 30).threshold
                 with mpmath.workdps(60):
-                    if rec.name == "laplace":
-                        gsr = mpmath.exp(-theta) / 2 if theta >= 0 else 1 - mpmath.exp(theta) / 2
-                    else:
-                        sigma = mpmath.sqrt(2 * mpmath.log(mpmath.mpf(5) / 4 / mpmath.mpf("1e-5"))) / mpmath.mpf("0.5")
-                        gsr = mpmath.erfc(theta / sigma / mpmath.sqrt(2)) / 2
+                    gsr = noise_sf(theta)
                 yield {"mechanism": rec.name, "alpha": a}, gsr, alpha_exact(a)
     return agreement(rows(), mpmath.mpf(10) ** -25,
                      "P(noise > theta(alpha)) recomputed from the noise CDF equals alpha (30 digits)")
@@ -333,50 +339,71 @@ def _continuous_auc(cdf0, pdf1, cuts):
     return mpmath.quad(lambda y: cdf0(y) * pdf1(y), [-mpmath.inf, *cuts, mpmath.inf])
 
 
-def _auc_reference(name, args):
-    """The AUC of the optimal test from the mechanism's two output laws (called at 45 digits).
+# The AUC of the optimal test from each mechanism's two output laws (called at 45 digits), one reference
+# per law.  Location families: AUC = P(X1 > X0) (likelihood ratio increasing in the release), by quadrature
+# (Laplace, logistic) or from the law of X1 - X0 (normal).  Discrete mechanisms: their canonical laws, ranked
+# by likelihood ratio: f_{eps,delta} is the trade-off of P = (delta, (1-delta)e^eps/(1+e^eps),
+# (1-delta)/(1+e^eps), 0) against Q = P reversed (randomized response: delta = 0); uniform sampling (catalog
+# DF-Ex3) outputs a constant with probability e^-mu, else a uniform record: with replacement the target (Q)
+# or its replacement (P) has probability p = (1 - e^-mu)/n; add-remove: the target has probability p under
+# Q, 0 under P.
 
-    Location families: AUC = P(X1 > X0) (likelihood ratio increasing in the release), by quadrature
-    (Laplace, logistic) or from the law of X1 - X0 (normal).  Discrete
-    mechanisms: their canonical laws, ranked by likelihood ratio: f_{eps,delta} is the trade-off of
-    P = (delta, (1-delta)e^eps/(1+e^eps), (1-delta)/(1+e^eps), 0) against Q = P reversed (randomized
-    response: delta = 0); uniform sampling (catalog DF-Ex3) outputs a constant with probability
-    e^-mu, else a uniform record: with replacement the target (Q) or its replacement (P) has
-    probability p = (1 - e^-mu)/n; add-remove: the target has probability p under Q, 0 under P."""
-    v = [mpmath.mpf(x) if isinstance(x, str) else x for x in args]
-    if name in ("gaussian", "classical-gaussian"):
-        # P(X1 > X0) = P(X1 - X0 > 0) with X1 - X0 ~ N(mu, 2) (difference of independent normals)
-        mu = v[0] if name == "gaussian" else v[0] / mpmath.sqrt(2 * mpmath.log(mpmath.mpf(5) / 4 / v[1]))
-        return normal_sf(-mu / mpmath.sqrt(2))
-    if name == "laplace":
-        return _continuous_auc(laplace_cdf, lambda y: mpmath.exp(-abs(y - v[0])) / 2, [0, v[0]])
-    if name == "logistic":
-        return _continuous_auc(lambda y: 1 / (1 + mpmath.exp(-y)),
-                               lambda y: mpmath.exp(-(y - v[0])) / (1 + mpmath.exp(-(y - v[0]))) ** 2, [0, v[0]])
-    if name in ("approx-dp", "randomized-response"):
-        e, dl = v[0], (v[1] if name == "approx-dp" else mpmath.mpf(0))
-        hi, lo = (1 - dl) * mpmath.exp(e) / (1 + mpmath.exp(e)), (1 - dl) / (1 + mpmath.exp(e))
-        return _discrete_auc([(dl, 0), (hi, lo), (lo, hi), (0, dl)])
-    if name.startswith("uniform-sampling"):
-        c, n = mpmath.exp(-v[0]), v[1]
-        p = -mpmath.expm1(-v[0]) / n
-        if name.endswith("add-remove"):
-            return _discrete_auc([(0, p), (c, c), (1 - c, 1 - c - p)])
-        return _discrete_auc([(0, p), (p, 0), (c, c), (1 - c - p, 1 - c - p)])
-    raise ValueError(name)
+def _ref_normal_shift(mu):
+    """P(X1 > X0) = P(X1 - X0 > 0) with X1 - X0 ~ N(mu, 2) (difference of independent normals)."""
+    return normal_sf(-mu / mpmath.sqrt(2))
 
 
-#: (reference name, constructor, arguments) of the AUC sweep
+def _ref_gaussian(mu):
+    return _ref_normal_shift(mpmath.mpf(mu))
+
+
+def _ref_classical_gaussian(eps, delta):
+    return _ref_normal_shift(mpmath.mpf(eps) / mpmath.sqrt(2 * mpmath.log(mpmath.mpf(5) / 4 / mpmath.mpf(delta))))
+
+
+def _ref_laplace(eps):
+    e = mpmath.mpf(eps)
+    return _continuous_auc(laplace_cdf, lambda y: mpmath.exp(-abs(y - e)) / 2, [0, e])
+
+
+def _ref_logistic(m):
+    m = mpmath.mpf(m)
+    return _continuous_auc(lambda y: 1 / (1 + mpmath.exp(-y)),
+                           lambda y: mpmath.exp(-(y - m)) / (1 + mpmath.exp(-(y - m))) ** 2, [0, m])
+
+
+def _ref_eps_delta(eps, delta="0"):
+    e, dl = mpmath.mpf(eps), mpmath.mpf(delta)
+    hi, lo = (1 - dl) * mpmath.exp(e) / (1 + mpmath.exp(e)), (1 - dl) / (1 + mpmath.exp(e))
+    return _discrete_auc([(dl, 0), (hi, lo), (lo, hi), (0, dl)])
+
+
+def _urs_masses(mu, n):
+    c = mpmath.exp(-mpmath.mpf(mu))
+    return c, -mpmath.expm1(-mpmath.mpf(mu)) / n
+
+
+def _ref_urs_replacement(mu, n):
+    c, p = _urs_masses(mu, n)
+    return _discrete_auc([(0, p), (p, 0), (c, c), (1 - c - p, 1 - c - p)])
+
+
+def _ref_urs_add_remove(mu, n):
+    c, p = _urs_masses(mu, n)
+    return _discrete_auc([(0, p), (c, c), (1 - c, 1 - c - p)])
+
+
+#: (record builder, its arguments, the reference AUC from the output laws, the reference's arguments)
 _AUC_SWEEP = (
-    *[("gaussian", derive.gaussian, (m,)) for m in ("0", "1", "30")],
-    *[("laplace", derive.laplace, (e,)) for e in ("0", "1", "30")],
-    *[("approx-dp", derive.approx_dp, a) for a in (("1", "1e-5"), ("0.5", "0"), ("3", "0.1"))],
-    *[("randomized-response", derive.randomized_response, (e,)) for e in ("0.5", "2", "20")],
-    *[("uniform-sampling", derive.uniform_sampling, (m, n)) for m, n in (("1", 5), ("2.5", 1), ("0.1", 5))],
-    *[("uniform-sampling:add-remove", derive.uniform_sampling, (m, n, "add-remove"))
+    *[(derive.gaussian, (m,), _ref_gaussian, (m,)) for m in ("0", "1", "30")],
+    *[(derive.laplace, (e,), _ref_laplace, (e,)) for e in ("0", "1", "30")],
+    *[(derive.approx_dp, a, _ref_eps_delta, a) for a in (("1", "1e-5"), ("0.5", "0"), ("3", "0.1"))],
+    *[(derive.randomized_response, (e,), _ref_eps_delta, (e,)) for e in ("0.5", "2", "20")],
+    *[(derive.uniform_sampling, (m, n), _ref_urs_replacement, (m, n)) for m, n in (("1", 5), ("2.5", 1), ("0.1", 5))],
+    *[(derive.uniform_sampling, (m, n, "add-remove"), _ref_urs_add_remove, (m, n))
       for m, n in (("1", 5), ("2.5", 2), ("0.1", 5))],
-    ("classical-gaussian", derive.classical_gaussian, ("0.5", "1e-5")),
-    ("logistic", derive.noise, ("logistic", "2")),
+    (derive.classical_gaussian, ("0.5", "1e-5"), _ref_classical_gaussian, ("0.5", "1e-5")),
+    (derive.noise, ("logistic", "2"), _ref_logistic, ("2",)),
 )
 
 
@@ -400,10 +427,10 @@ def _auc_symbolic():
     # the evaluator users call (numeric.auc.auc) against the AUC of the optimal test computed from
     # the mechanisms' output laws (P(X1 > X0) by quadrature, or ranked discrete laws)
     def rows():
-        for name, make, args in _AUC_SWEEP:
+        for make, args, reference, ref_args in _AUC_SWEEP:
             rec = make(*args)
             with mpmath.workdps(45):
-                ref = _auc_reference(name, [a for a in args if a not in ("logistic", "add-remove")])
+                ref = reference(*ref_args)
             yield {"case": str(rec)}, NA.auc(rec, 30), ref
     numeric = agreement(rows(), mpmath.mpf(10) ** -27,
                         "numeric.auc.auc (30 digits) vs the AUC from the two output laws of each mechanism "

@@ -265,21 +265,21 @@ def _post_sup():
 def _cor1():
     t = sp.Symbol("t", positive=True)
     mu_ = sp.Symbol("mu", positive=True)
-    fbar = {"laplace": sp.exp(-t) / 2, "logistic": 1 / (1 + sp.exp(t)),
-            "gaussian": sp.erfc(t / sp.sqrt(2)) / 2}
-    want = {"laplace": sp.exp(mu_), "logistic": sp.exp(mu_), "gaussian": sp.oo}
+    # (noise family of derive.noise, its upper tail Fbar(t), the expected rho)
+    families = (("laplace", sp.exp(-t) / 2, sp.exp(mu_)), ("logistic", 1 / (1 + sp.exp(t)), sp.exp(mu_)),
+                ("gaussian", sp.erfc(t / sp.sqrt(2)) / 2, sp.oo))
     checks, lines = {}, []
-    for fam, fb in fbar.items():
+    for fam, fb, want in families:
         lim = sp.limit(fb.subs(t, t - mu_) / fb, t, sp.oo)
         if lim.has(sp.Limit):   # both tails -> 0: L'Hopital, the ratio of the densities
             lim = sp.limit(sp.diff(fb.subs(t, t - mu_), t) / sp.diff(fb, t), t, sp.oo)
         via_f = D.rho_of_parameter(derive.noise(fam)).value
         via_f = via_f.xreplace({sy.mu: mu_}) if via_f is not sp.oo else via_f
-        if want[fam] is sp.oo:
+        if want is sp.oo:
             checks[f"{fam}: tail ratio -> oo"] = lim is sp.oo or lim
             checks[f"{fam}: rho of the record = oo"] = via_f is sp.oo or via_f
         else:
-            checks[f"{fam}: tail ratio = e^mu"] = sp.simplify(lim - want[fam]) if lim is not sp.oo else lim
+            checks[f"{fam}: tail ratio = e^mu"] = sp.simplify(lim - want) if lim is not sp.oo else lim
             checks[f"{fam}: rho of the record = tail ratio"] = (sp.simplify(via_f - lim) if via_f is not sp.oo
                                                                 else via_f)
         lines.append(f"{fam}: {lim}")

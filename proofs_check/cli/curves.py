@@ -176,6 +176,7 @@ def cmd_profile(args):
     _no_fp_with_p(args)
     if args.path == "fp":
         return run_points(args, combos, _fp_rows(records, mechanism, combos, axis))
+    from derive.mechanisms import facts as K
     from numeric import mp
     digits, fmt = args.digits, mp.format_number
 
@@ -184,7 +185,7 @@ def cmd_profile(args):
         if args.p is not None:
             return _subsampled_profile(record, mechanism, records, c, axis, args.p, digits)
         negative = axis == "at_eps" and c["at_eps"].startswith("-") and float(c["at_eps"]) < 0
-        method = (("privacy-loss sum (numeric.discrete_gaussian)" if record.name == "discrete-gaussian"
+        method = (("privacy-loss sum (numeric.discrete_gaussian)" if K.DG_SIGMA2 in record.facts
                    else "closed form") if record.profile is not None and not negative
                   else "numerical supremum of 1 - f - e^eps alpha" + (" (eps < 0)" if negative else ""))
         base = {"mechanism": mechanism.name, "params": records.shown(c)}
