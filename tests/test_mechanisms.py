@@ -79,8 +79,10 @@ def test_gaussian_paper_is_the_textbook_expression():
 
 
 def test_mechanisms_table():
-    assert set(derive.MECHANISMS) == {"gaussian", "laplace", "approx-dp", "uniform-sampling",
-                                      "randomized-response", "classical-gaussian", "noise", "discrete-gaussian"}
+    from derive.mechanisms.table import NAMES
+    assert set(derive.MECHANISMS) == set(NAMES) >= {"gaussian", "laplace", "approx-dp", "uniform-sampling",
+                                                    "randomized-response", "classical-gaussian", "noise",
+                                                    "discrete-gaussian", "geometric", "exponential"}
     assert derive.MECHANISMS["gaussian"] is derive.gaussian
 
 

@@ -26,13 +26,14 @@ def test_mechanism_flags_are_the_table_parameters_in_order():
 
 
 def test_a_new_parameter_gets_its_flag(monkeypatch):
-    row = Mechanism("exponential-double", "approx_dp:randomized_response", (("eps", "eps"), ("outcomes", "outcomes")),
+    row = Mechanism("exponential-double", "approx_dp:randomized_response", (("eps", "eps"), ("tries", "n")),
                     "a test double")
     monkeypatch.setattr(common, "TABLE", TABLE + (row,))
     flags = common._table_flags()
     assert list(flags)[:len(common.MECHANISM_FLAGS)] == list(common.MECHANISM_FLAGS)
-    assert "outcomes" in flags and flags["outcomes"][1] == ["exponential-double"]
-    assert "outcomes" in common._meaning("outcomes", *flags["outcomes"])
+    assert "tries" in flags and flags["tries"][1] == ["exponential-double"]
+    assert "exponential-double" in common._meaning("tries", *flags["tries"])
+    assert flags["outcomes"][1] == ["exponential"]              # the real row added this way
 
 
 def test_a_new_pure_row_is_taken_by_semantics(monkeypatch):
@@ -40,7 +41,7 @@ def test_a_new_pure_row_is_taken_by_semantics(monkeypatch):
     mechanisms KIND semantics takes, beside randomized-response, with no edit of plot_kinds."""
     row = Mechanism("geometric-double", "approx_dp:randomized_response", (("eps", "eps"),), "a test double")
     monkeypatch.setattr(common, "TABLE", TABLE + (row,))
-    assert common.rows_where(PK.pure) == ["randomized-response", "geometric-double"]
+    assert common.rows_where(PK.pure) == ["randomized-response", "geometric", "geometric-double"]
     assert common.rows_where(PK.gdp_exact) == ["gaussian", "noise --family gaussian"]
     assert "classical-gaussian" in common.rows_where(PK.two_sided)
     assert "approx-dp" not in common.rows_where(PK.pure)          # f_{eps,delta}: delta is not 0 structurally

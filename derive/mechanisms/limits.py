@@ -32,8 +32,8 @@ CITATION = ("zero-noise limit of the mechanism (derived here; trade-off function
 def no_privacy(mechanism: str, label: str) -> TradeOff:
     """f = 0 on [0, 1]: the record of ``mechanism`` with an infinite privacy parameter.
 
-    The record is named ``no-privacy`` (the evaluators dispatch some closed forms on
-    the name, and none of the mechanism's applies); it has no free parameters (its
+    The record is named ``no-privacy`` and declares the fact ``NO_PRIVACY`` (the
+    evaluators ask for it; none of the mechanism's closed forms applies); it has no free parameters (its
     formulas do not depend on them); ``str`` shows the mechanism and the values
     as given: ``no-privacy(laplace: eps=inf)``."""
     return TradeOff(
