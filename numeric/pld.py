@@ -8,7 +8,8 @@ result records (:class:`DeltaResult`, :class:`EpsResult`, :class:`TradeoffResult
 with a two-sided bracket, ``method = "numeric"``, ``certified`` and ``seconds``.
 Mechanisms come from ``numeric.pld_mechanisms`` (gaussian, laplace,
 randomized_response / pure, eps_delta, discrete_gaussian, subsampled_gaussian (Poisson, both
-directions), uniform_subsampled_gaussian (the symmetric pair of C_p(G_mu))).  The unsuffixed
+directions), uniform_subsampled_gaussian (the symmetric pair of C_p(G_mu))), and
+``numeric.pld_subsampled`` (the Poisson / uniform subsampled step of any of them: ``subsampled_step``).  The unsuffixed
 value is the privacy-safe end: ``delta = delta_upper``, ``eps = eps_upper``,
 ``beta = beta_lower``, ``power = 1 - beta_lower``.
 
@@ -318,6 +319,13 @@ class Composition:
         spread = math.sqrt(sum(k * _float_loss_var(d) for mech, k in self.entries for d in mech.directions[:1]))
         if spread > 0:
             target = min(target, spread / 10)
+        # a subsampled discrete step (numeric.pld_subsampled) has irrational atoms, never on a knot: its
+        # bracket is first order in h / (their distance from 0), so the grid resolves that distance (the
+        # pair itself, or the remove pair under a SymmetricHull)
+        scales = [s for mech, _ in self.entries for d in mech.directions
+                  for s in (getattr(d, "atom_scale", None), getattr(getattr(d, "base", None), "atom_scale", None)) if s]
+        if scales:
+            target = min(target, min(scales) / 256)
         if atoms:
             e = min(atoms)
             m = max(1, math.ceil(float(e) / target))

@@ -124,6 +124,9 @@ def _knots(model, h: Fraction, lam: float, tol: float = 1e-13) -> np.ndarray:
         q = a.value / h
         ks.add(math.floor(q))
         ks.add(math.ceil(q))
+    for v in getattr(model, "knot_hints", lambda a, b: ())(ia * hf, ib * hf):
+        f = math.floor(v / hf)            # float places of unlisted (irrational) atoms: accuracy only
+        ks.update(range(f - 1, f + 3))     # (the flanking cells keep the lower measure's deficit local)
     return np.array(sorted(ks), dtype=np.int64)
 
 

@@ -370,6 +370,13 @@ class DiscreteGaussian(LossModel):
         m = self._m
         return sc.ndtr(-(l - m * m / 2) / m)
 
+    def atom_places(self, lo: float, hi: float):
+        """The atoms (2z - 1)/(2 s2) in [lo, hi] as floats (knots of a wrapper: pld_subsampled; none if
+        over 20000)."""
+        s2 = float(self.s2)
+        za, zb = math.ceil(lo * s2 + 0.5), math.floor(hi * s2 + 0.5)
+        return [(2 * z - 1) / (2 * s2) for z in range(za, zb + 1)] if 0 <= zb - za <= 20000 else []
+
     def rough_range(self, lam):
         m = self._m
         c0, c1 = m * m / 2, m * m / 2 + lam * m * m
@@ -615,10 +622,10 @@ class SymmetricHull(LossModel):
         self.lo, self.hi = -remove.hi, remove.hi
         if type(remove).q_atom_at is not LossModel.q_atom_at or type(remove).p_atom_at is not LossModel.p_atom_at:
             raise ValueError("the remove pair must list its atoms in .atoms (the mirror reads both masses there)")
-        if any(a.value <= 0 for a in remove.atoms):
-            raise ValueError("the remove pair must have its atoms at positive loss only")
-        atoms = [Atom(Fraction(0), self._atom0, self._atom0)]
-        for a in remove.atoms:
+        if any(a.value < 0 for a in remove.atoms):
+            raise ValueError("the remove pair must have its atoms at loss >= 0 only")
+        atoms = [Atom(Fraction(0), self._atom0, self._atom0)]      # (it holds a remove atom at 0 too)
+        for a in (a for a in remove.atoms if a.value > 0):
             atoms.append(a)
             atoms.append(Atom(-a.value, a.q_mass, a.p_mass))
         self.atoms = tuple(atoms)
@@ -751,20 +758,3 @@ def from_record(record, strict: bool = True) -> Mechanism | None:
         raise ValueError(f"{record}: the composition engine has no privacy-loss model for this record (it "
                          "composes G_mu, Laplace, f_{eps,delta}, discrete Gaussian and logistic-shift steps)")
     return None
-
-
-def subsampled_step(record, rate, sampling: str) -> Mechanism:
-    """The engine step of ``record`` on a subsample of rate ``rate``, asked of its identity fact: G_mu (noise
-    multiplier 1/mu) or the Laplace pair (its eps); Poisson (both directions) or uniform (fixed size, the
-    symmetric pair of C_p(f)).  One place for the CLI and the spec files."""
-    from derive.mechanisms import facts as K
-    if sampling not in ("poisson", "uniform"):
-        raise ValueError(f"sampling must be poisson or uniform, got {sampling}")
-    mu, eps = record.fact(K.GDP_MU), record.fact(K.LAPLACE_EPS)
-    if mu is not None:
-        step = subsampled_gaussian if sampling == "poisson" else uniform_subsampled_gaussian
-        return step(str(rate), str(1 / exact(_number(mu, "mu", record), "mu")))
-    if eps is not None:
-        step = subsampled_laplace if sampling == "poisson" else uniform_subsampled_laplace
-        return step(str(rate), str(exact(_number(eps, "eps", record), "eps")))
-    raise ValueError(f"{record}: the engine subsamples G_mu (Gaussian) and Laplace steps only")

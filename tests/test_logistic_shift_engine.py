@@ -24,6 +24,7 @@ import pytest
 from derive.mechanisms.table import lookup
 from numeric import pld
 from numeric import pld_mechanisms as M
+from numeric import pld_subsampled as PS
 
 
 def _p(x, shift=0):
@@ -188,13 +189,13 @@ def test_from_record_asks_the_identity_fact():
 def test_subsampled_step_asks_the_fact():
     """The subsampled step of a G_mu record is the subsampled Gaussian with noise multiplier 1/mu, of a
     Laplace record the subsampled Laplace pair, whatever the record's name (noise family gaussian too)."""
-    g = M.subsampled_step(lookup("noise").build({"mu": "0.5"}, {"family": "gaussian"}), "0.1", "poisson")
+    g = PS.subsampled_step(lookup("noise").build({"mu": "0.5"}, {"family": "gaussian"}), "0.1", "poisson")
     assert [d.name for d in g.directions] == ["subsampled_gaussian(q=0.1, sigma=2, remove)",
                                               "subsampled_gaussian(q=0.1, sigma=2, add)"]
-    u = M.subsampled_step(lookup("laplace").build({"eps": "0.5"}), "0.1", "uniform")
+    u = PS.subsampled_step(lookup("laplace").build({"eps": "0.5"}), "0.1", "uniform")
     assert u.name == "uniform_subsampled_laplace(p=0.1, eps=1/2)"
     with pytest.raises(ValueError, match="sampling must be"):
-        M.subsampled_step(lookup("laplace").build({"eps": "0.5"}), "0.1", "bernoulli")
+        PS.subsampled_step(lookup("laplace").build({"eps": "0.5"}), "0.1", "bernoulli")
 
 
 def test_mutation_swapped_tails_are_caught(monkeypatch):

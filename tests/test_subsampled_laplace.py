@@ -14,10 +14,11 @@ from __future__ import annotations
 import mpmath
 import pytest
 
-from derive.mechanisms import gaussian, laplace, randomized_response
+from derive.mechanisms import gaussian, laplace, uniform_sampling
 from numeric import compose_exact as X
 from numeric import pld
 from numeric import pld_mechanisms as M
+from numeric import pld_subsampled as PS
 from numeric import subsampling as S
 from numeric.precision import as_mpf
 
@@ -33,7 +34,7 @@ def _holds(r, ex):
 @pytest.mark.parametrize("sampling", ["poisson", "uniform"])
 @pytest.mark.parametrize("q,eps", CASES)
 def test_one_step_brackets_c_p(q, eps, sampling):
-    comp = pld.compose([(M.subsampled_step(laplace(eps), q, sampling), 1)])
+    comp = pld.compose([(PS.subsampled_step(laplace(eps), q, sampling), 1)])
     rec = laplace(eps)
     for at in ["-0.3", "0", "0.01", "0.05"]:
         ex = as_mpf(S.delta(rec, q, at, 20).value)
@@ -46,7 +47,7 @@ def test_one_step_brackets_c_p(q, eps, sampling):
 
 
 def test_rate_one_is_laplace_two_steps():
-    comp = pld.compose([(M.subsampled_step(laplace("0.5"), "1", "poisson"), 2)])
+    comp = pld.compose([(PS.subsampled_step(laplace("0.5"), "1", "poisson"), 2)])
     for at in ["-0.2", "0", "0.4", "0.9"]:
         ex = as_mpf(X.delta("laplace", {"eps": "0.5"}, 2, at, 20).value)
         r = comp.delta(at)
@@ -58,8 +59,8 @@ def test_support_ends_and_refusals():
     # L ranges over [log(1 + q (e^-1 - 1)), log(1 + q (e - 1))]
     assert abs(rm.lo - float(mpmath.log1p(0.1 * mpmath.expm1(-1)))) < 1e-15
     assert abs(rm.hi - float(mpmath.log1p(0.1 * mpmath.expm1(1)))) < 1e-15
-    with pytest.raises(ValueError, match="subsamples G_mu"):
-        M.subsampled_step(randomized_response("1"), "0.1", "poisson")
+    with pytest.raises(ValueError, match="no privacy-loss model"):
+        PS.subsampled_step(uniform_sampling("1", "10"), "0.1", "poisson")
     with pytest.raises(ValueError):
         M.SubsampledLaplace("0", "1")
 
@@ -73,7 +74,7 @@ def _one_step_with_broken(monkeypatch, direction, change, q, eps, at):
         sp, sq = orig(self, l, la)
         return change(sp, sq) if self.direction == direction else (sp, sq)
     monkeypatch.setattr(M.SubsampledLaplace, "_tails", wrong)
-    comp = pld.compose([(M.subsampled_step(laplace(eps), q, "poisson"), 1)])
+    comp = pld.compose([(PS.subsampled_step(laplace(eps), q, "poisson"), 1)])
     return comp.delta(at), as_mpf(S.delta(laplace(eps), q, at, 20).value)
 
 
@@ -96,7 +97,7 @@ def test_cli_subsample_and_spec_compose_the_laplace_pair(tmp_path):
     import json
 
     from tests.cli_runner import run
-    api = pld.compose([(M.subsampled_step(laplace("1"), "0.1", "uniform"), 3)]).eps("1e-6")
+    api = pld.compose([(PS.subsampled_step(laplace("1"), "0.1", "uniform"), 3)]).eps("1e-6")
     got = run(("subsample", "laplace", "--eps", "1", "--p", "0.1", "--sampling", "uniform", "--k", "3",
                "--at-delta", "1e-6", "--json")).json()
     assert got["method"] == "numeric" and got["certified"] is True
@@ -122,7 +123,7 @@ def test_cli_subsample_limits():
         got = run(("subsample", mech, flag, "inf", "--p", "0.1", "--k", "3", "--alpha", "0.5", "--json")).json()
         assert abs(mpmath.mpf(got["beta"]) - mpmath.mpf("0.229")) < 1e-15
     # a large finite mu approaches it from the engine (bracket contains the limit's delta up to 1e-8)
-    near = pld.compose([(M.subsampled_step(gaussian("30"), "0.1", "poisson"), 3)]).delta("0.1")
+    near = pld.compose([(PS.subsampled_step(gaussian("30"), "0.1", "poisson"), 3)]).delta("0.1")
     assert near.delta_lower <= mpmath.mpf("0.271") + 1e-8 and mpmath.mpf("0.271") <= near.delta_upper
     r = run(("subsample", "laplace", "--eps", "1e-300", "--p", "0.1", "--k", "3", "--at-eps", "0.1"))
     assert r.rc == 2 and "eps=1e-300" in r.err and "Traceback" not in r.err

@@ -133,7 +133,7 @@ def test_cli_composed_gaussian_bracket():
 
 @pytest.mark.parametrize("args,words", [
     ("gaussian --mu 1 --p 0 --alpha 0.1", ["p=0", "(0, 1]"]),
-    ("randomized-response --eps 1 --p 0.1 --k 5 --alpha 0.1", ["k=5", "gaussian or laplace"]),
+    ("classical-gaussian --eps 1 --delta 1e-5 --p 0.1 --k 5 --alpha 0.1", ["k=5", "gaussian or laplace"]),
     ("gaussian --mu 1 --p 0.1 --k 5 --sampling fixed --alpha 0.1", ["sampling", "uniform"]),
     ("uniform-sampling --mu 1 --n 5 --p 0.1 --alpha 0.1", ["uniform-sampling"]),
     # parameters the engine cannot take: tracebacks (ZeroDivisionError, OverflowError) before the

@@ -177,6 +177,7 @@ def _components(plan, engine: bool = True):
     each remaining component."""
     from derive.mechanisms import facts as K
     from numeric import pld_mechanisms as M
+    from numeric import pld_subsampled as PS
     out = []
     for name, values, count, p in plan:
         record = _record(name, values)
@@ -194,7 +195,7 @@ def _components(plan, engine: bool = True):
             check_engine_parameter(*_privacy_parameter(mech, record, values), " or exactly 0")
         if p is not None:
             rate, sampling = p
-            out.append((M.subsampled_step(record, rate, sampling), count))
+            out.append((PS.subsampled_step(record, rate, sampling), count))
             continue
         out.append((M.from_record(record), count))
     return out, (IDENTITY if not out else None)

@@ -9,16 +9,18 @@ sampling of m = p n records (replace-one neighbours, Thm 4.2) and Poisson sampli
 With ``--k``: the k-fold composition of the subsampled Gaussian from the certified engine
 (numeric/pld.py; ``method`` "numeric", a bracket): Poisson sampling composes both directions (add and
 remove pairs), uniform sampling composes the symmetric pair of C_p(G_mu) itself
-(``pld_mechanisms.SymmetricHull``); the same for the Laplace mechanism (``SubsampledLaplace``).
-Other mechanisms have no composed subsampled pair in the engine
-yet; they are refused with that reason.
+(``pld_mechanisms.SymmetricHull``); the same for the Laplace mechanism (``SubsampledLaplace``) and, by
+the generic wrapper ``numeric.pld_subsampled.Subsampled``, for every record the engine models
+(randomized response, approx-dp, geometric, exponential, discrete Gaussian: the table's SUBSAMPLE_ENGINE
+token).  Other mechanisms have no composed subsampled pair in the engine; they are refused with that
+reason.
 """
 
 from __future__ import annotations
 
 import time
 
-from derive.mechanisms.table import SUBSAMPLE, with_capability
+from derive.mechanisms.table import SUBSAMPLE, SUBSAMPLE_ENGINE, with_capability
 
 from .common import (
     Once,
@@ -44,8 +46,8 @@ def register(sub):
                   "C_p(f) = min{f_p, f_p^-1}** with f_p = p f + (1 - p) Id (Dong, Roth, Su 2022, Thm 4.2), the "
                   "trade-off function of the mechanism run on a subsample of rate p (uniform sampling without "
                   "replacement, or Poisson sampling: both directions).  Without --k the value is exact (verified "
-                  "digits); with --k the subsampled Gaussian or Laplace step is composed k times by the certified engine "
-                  "(Poisson: both directions; uniform: C_p(G_mu) itself; a bracket, the unsuffixed value is the "
+                  "digits); with --k the subsampled step is composed k times by the certified engine "
+                  "(Poisson: both directions; uniform: C_p(f) itself; a bracket, the unsuffixed value is the "
                   "privacy-safe end).\n\n" + mechanism_help(NAMES),
                   ["dp-derive subsample gaussian --mu 1 --p 0.01 --alpha 0.05",
                    "dp-derive subsample laplace --eps 1 --p 0.1 --at-delta 1e-6 --digits 30",
@@ -58,7 +60,7 @@ def register(sub):
                    help="poisson (default): each record independently with probability p; uniform: a fixed-size "
                         "subset of p n records")
     p.add_argument("--k", type=number("count", "k"), default=None, action=Once,
-                   help="compose the subsampled mechanism k times (gaussian, laplace)")
+                   help="compose the subsampled mechanism k times (" + ", ".join(with_capability(SUBSAMPLE_ENGINE)) + ")")
     q = p.add_mutually_exclusive_group(required=True)
     q.add_argument("--alpha", type=number("alpha"), action=Once, help="C_p(f)(alpha) and the power")
     q.add_argument("--at-eps", type=number("at_eps", "eps"), action=Once, help="delta(eps)")
@@ -74,10 +76,9 @@ def cmd_subsample(args):
     records = Records(args, mechanism)
     k = int(args.k) if args.k is not None else None
     if k is not None and k > 1:
-        from derive.mechanisms.table import SUBSAMPLE_ENGINE, with_capability
         if SUBSAMPLE_ENGINE not in mechanism.capabilities:
             raise UsageError(f"k={args.k}: composing a subsampled {args.mechanism} is not available (the engine has "
-                             "the subsampled Gaussian and Laplace pairs); give --k with "
+                             "no privacy-loss model of its record); give --k with "
                              f"{' or '.join(with_capability(SUBSAMPLE_ENGINE))}, or no --k")
     digits = args.digits
 
@@ -110,22 +111,23 @@ def cmd_subsample(args):
 
 
 def _composed(args, mechanism, record, values, k, shown, t0):
-    from fractions import Fraction
-
+    from derive.mechanisms import facts as K
     from numeric import pld
-    from numeric import pld_mechanisms as M
+    from numeric import pld_subsampled as PS
     name = args.mechanism
-    label = (mechanism.spread_params or mechanism.param_names)[0]       # mu, eps: the one parameter
+    label = (mechanism.spread_params or mechanism.param_names)[0]       # mu, eps, sigma2: the first parameter
     theta = values[label]
-    from derive.mechanisms.table import is_infinite
-    if is_infinite(theta):
+    if record.fact(K.NO_PRIVACY):
         return _no_privacy(args, k, shown, t0)
-    if Fraction(theta) == 0:
-        raise UsageError(f"{label}=0: the subsampled {name} with parameter 0 is Id (perfect "
+    if mechanism.is_identity(values):
+        raise UsageError(f"{label}={theta}: the subsampled {name} with these parameters is Id (perfect "
                          "privacy); no composition needed")
-    from .compose_fdp import check_engine_parameter
-    check_engine_parameter(label, theta)
-    comp = pld.compose([(M.subsampled_step(record, args.p, args.sampling), k)])
+    from .compose_fdp import _privacy_parameter, check_engine_parameter
+    if not mechanism.finite_loss_is_zero(values):
+        # (the engine's size rule reads the loss-spreading parameter: 1/sigma2 for the discrete Gaussian;
+        # a finite loss that is the atom L = 0, approx-dp at eps = 0 with delta > 0, lies on every grid)
+        check_engine_parameter(*_privacy_parameter(mechanism, record, values))
+    comp = pld.compose([(PS.subsampled_step(record, args.p, args.sampling), k)])
     from numeric.precision import format_number
     digits = min(args.digits, 15)
     fmt = (lambda v: format_number(v, digits))
