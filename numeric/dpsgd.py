@@ -120,10 +120,17 @@ def mu_clt(q: Fraction, sigma: Fraction, steps: int):
 
 
 def _composition(q: Fraction, sigma: Fraction, steps: int, sampling: str = "poisson"):
+    """The engine's T-fold composition of one DP-SGD step: the record G_{1/sigma} (the noise multiplier is
+    converted here, once: everything below speaks the mechanism's own parameter mu) subsampled at rate q."""
+    import sympy as sp
+
+    from derive.mechanisms import gaussian
+
     from . import pld
-    from . import pld_mechanisms as M
-    step = M.subsampled_gaussian if sampling == "poisson" else M.uniform_subsampled_gaussian
-    return pld.compose([(step(f"{q.numerator}/{q.denominator}", f"{sigma.numerator}/{sigma.denominator}"), steps)])
+    from .pld_subsampled import subsampled_step
+    step = subsampled_step(gaussian(sp.Rational(sigma.denominator, sigma.numerator)),
+                           f"{q.numerator}/{q.denominator}", sampling)
+    return pld.compose([(step, steps)])
 
 
 def account(n, batch, sigma, *, epochs=None, steps=None, sampling="poisson", at_delta=None,
