@@ -202,3 +202,16 @@ def test_zcdp_link_is_the_kl_limit():
     """sup over lambda of D_lambda/lambda is its limit kl as lambda -> 1+ (found numerically, ~10 s)."""
     link = _json("link", "exponential", "--eps", "1", "--outcomes", "3", "--to", "zcdp")
     assert abs(mpmath.mpf(link["rho"]) - _kl_quad("1")) < mpmath.mpf(10) ** -12
+
+
+def test_posterior_and_the_pure_link():
+    """The posterior after a successful attack at level alpha is pi (1 - f)/(pi (1 - f) + (1 - pi) alpha),
+    with f the envelope of the neighbouring pairs; the pure-DP link is eps (the likelihood ratio's range)."""
+    post = _json("posterior", "exponential", "--eps", "1", "--outcomes", "3", "--alpha", "0.1", "--prior", "0.3")
+    with mpmath.workdps(DPS):
+        power = 1 - _envelope("1", 3, mpmath.mpf("0.1"))
+        pi, a = mpmath.mpf("0.3"), mpmath.mpf("0.1")
+        ref = pi * power / (pi * power + (1 - pi) * a)
+        assert abs(mpmath.mpf(post["posterior"]) - ref) < mpmath.mpf(10) ** -12
+    link = _json("link", "exponential", "--eps", "1", "--outcomes", "3", "--to", "pure")
+    assert abs(mpmath.mpf(link["eps"]) - 1) < mpmath.mpf(10) ** -18
