@@ -30,7 +30,7 @@ from .display import ResultDisplay
 from .inputs import alpha_exact, bound_env
 from .precision import as_mpf, evaluate_env, verified, verified_mpf
 from .profile import LOG_ALPHA_LOW
-from .solvers import bisect, golden_max
+from .solvers import bisect, golden_max, newton_in_bracket
 
 
 @dataclass(frozen=True)
@@ -150,9 +150,34 @@ def fscore_optimum(record: TradeOff, beta, digits: int = 15, weight=None) -> Fsc
     env = _env(record, beta, weight)
     if K.LAPLACE_EPS in record.facts:
         return _laplace_optimum(record, env, digits)
-    if K.GDP_MU in record.facts and _mu_of(record) != 0:
+    if _is_identity(record):
+        return _identity_optimum(env, digits)
+    if K.GDP_MU in record.facts:
         return _gaussian_optimum(record, env, digits)
     return _numeric_optimum(record, env, digits)
+
+
+def _is_identity(record) -> bool:
+    """Whether an identity fact says f = 1 - alpha: G_0, f_{0,0}, the logistic pair at shift 0."""
+    for key in (K.GDP_MU, K.LOGISTIC_SHIFT, K.EPS_DELTA):
+        value = record.fact(key)
+        if value is not None:
+            values = value if isinstance(value, sp.Tuple) else (value,)
+            return all(v.is_number and v == 0 for v in values)
+    return False
+
+
+def _identity_optimum(env, digits):
+    """F_beta of f = 1 - alpha: R = alpha, so F = (1 + b^2) alpha / ((1 + w) alpha + b^2) increases in alpha
+    and its maximum is at alpha = 1: (1 + b^2)/(1 + w + b^2), complement w/(1 + w + b^2) (no search: the
+    golden section over log alpha would evaluate PhiInv down to alpha = e^-LOG_ALPHA_LOW for nothing)."""
+    b2, w = A.beta ** 2, A.w
+    fscore = evaluate_env((1 + b2) / (1 + w + b2), env, digits)
+    one_minus = evaluate_env(w / (1 + w + b2), env, digits)
+    # alpha = 1 rejects every outcome: the threshold -inf, as on the Laplace plateau
+    return FscoreOptimum(fscore=fscore, one_minus_fscore=one_minus, alpha=mpmath.mpf(1), threshold=mpmath.mpf("-inf"),
+                         branch="endpoint", method="exact: f = 1 - alpha (no privacy loss), F_beta increases to "
+                         "alpha = 1", digits=digits, one_minus_alpha=mpmath.mpf(0))
 
 
 def _mu_of(record):
@@ -170,9 +195,9 @@ def _gaussian_optimum(record, env, digits):
         h(t) = mu t - mu^2/2 - log(w Phi(mu - t)) + log(w Phi(-t) + b^2)
 
     (the log of phi(mu - t)/phi(t) is mu t - mu^2/2).  h runs from -inf (t -> -inf) to +inf, so F
-    increases then decreases: the maximum is interior, at the root t* of h, found by bisection (on the
-    sign of h, in log Phi: no cancellation, also when alpha* = 1 - 1e-488) and verified at two
-    precisions like every mp result.  alpha = 1 is never the maximum for mu > 0.
+    increases then decreases: the maximum is interior, at the root t* of h, found by safeguarded Newton
+    inside a bracket kept by the sign of h (in log Phi: no cancellation, also when alpha* = 1 - 1e-488) and
+    verified at two precisions like every mp result.  alpha = 1 is never the maximum for mu > 0.
     """
     from .kernels import log_ncdf, ncdf
     mu_expr = _mu_of(record)
@@ -180,20 +205,38 @@ def _gaussian_optimum(record, env, digits):
     b2 = env[A.beta].to_rational() ** 2
     w = env[A.w].to_rational()
 
+    roots = {}
+
     def root():
+        """(mu, b^2, w, t*) at the working precision, once per precision (every field reads it): safeguarded
+        Newton on h inside a bracket kept by h's sign (numeric.solvers.newton_in_bracket), with
+        h'(t) = mu + phi(mu - t)/Phi(mu - t) - w phi(-t)/(w Phi(-t) + b^2) (the first ratio in log space)."""
+        if mpmath.mp.prec in roots:
+            return roots[mpmath.mp.prec]
         mu = to_mpf(mu_fn({}))
         bb, ww = mpmath.mpf(b2.p) / b2.q, mpmath.mpf(w.p) / w.q
+        log_root_2pi = mpmath.log(2 * mpmath.pi) / 2
 
         def h(t):
             return mu * t - mu * mu / 2 - mpmath.log(ww) - log_ncdf(mu - t) + mpmath.log(ww * ncdf(-t) + bb)
+
+        def slope(t):
+            mills = mpmath.exp(-(mu - t) ** 2 / 2 - log_root_2pi - log_ncdf(mu - t))
+            return mu + mills - ww * mpmath.npdf(-t) / (ww * ncdf(-t) + bb)
+
+        def probe(t):
+            value = h(t)
+            return value < 0, lambda: value / slope(t)
         lo, hi = mpmath.mpf(-1), mpmath.mpf(1)
         while h(lo) > 0:
             lo *= 2
         while h(hi) < 0:
             hi *= 2
-        lo, hi = bisect(lambda t: h(t) < 0, lo, hi, steps=mpmath.mp.prec + 20,
-                        stop=lambda lo, hi: hi - lo <= abs(hi) * mpmath.ldexp(1, -mpmath.mp.prec + 4))
-        return mu, bb, ww, (lo + hi) / 2
+        # relative tolerance (the Newton step against |t|; the bracket halves at least every other step, so
+        # 2 prec + 40 steps always reach it)
+        t = newton_in_bracket(probe, lo, hi, mpmath.ldexp(1, -mpmath.mp.prec + 4), 2 * mpmath.mp.prec + 40)
+        roots[mpmath.mp.prec] = (mu, bb, ww, t)
+        return roots[mpmath.mp.prec]
 
     def field(which):
         def compute():
@@ -210,7 +253,8 @@ def _gaussian_optimum(record, env, digits):
         one_minus_alpha=verified_mpf(field("one_minus_alpha"), digits),
         threshold=verified_mpf(field("threshold"), digits),
         branch="interior",
-        method="first-order condition of F_beta in t = mu x threshold, bisection, verified at two precisions",
+        method="first-order condition of F_beta in t = mu x threshold, safeguarded Newton in a bracket, verified "
+               "at two precisions",
         digits=digits)
 
 

@@ -148,7 +148,8 @@ def newton_in_bracket(probe, lo, hi, tol, steps):
     ``lo = x``, else ``hi = x``: the bracket stays guaranteed), ``step`` a callable giving the Newton
     step (or None where there is none).  The iteration starts at the midpoint; a Newton iterate that is
     not strictly inside the updated bracket is replaced by the midpoint (bisection), so the bracket at
-    least halves every other step.  Stops and returns ``hi`` once ``hi - lo <= tol * hi``, or returns
+    least halves every other step.  Stops and returns ``hi`` once ``hi - lo <= tol * max(|lo|, |hi|)`` (a
+    bracket of either sign), or returns
     the Newton iterate once its step is below ``tol * |x|``; after ``steps`` steps, ``hi``."""
     x = (lo + hi) / 2
     for _ in range(steps):
@@ -157,14 +158,16 @@ def newton_in_bracket(probe, lo, hi, tol, steps):
             lo = x
         else:
             hi = x
-        if hi - lo <= tol * hi:
+        if hi - lo <= tol * max(abs(lo), abs(hi)):
             return hi
         step = step_fn()
+        if step is not None and abs(step) <= tol * abs(x):
+            # converged (an exact root gives step 0; x is an end of the bracket, and x - step stays within
+            # tol of it: clamped into the bracket)
+            return min(max(x - step, lo), hi)
         nxt = x - step if step is not None else None
         if nxt is None or not lo < nxt < hi:
             nxt = (lo + hi) / 2
-        elif abs(step) <= tol * abs(x):
-            return nxt
         x = nxt
     return hi
 

@@ -85,3 +85,23 @@ def test_classical_gaussian_interior_maximum():
     assert out.branch == "interior"
     assert abs(out.threshold / theta - 1) < mpmath.mpf("1e-18")
     assert abs(out.threshold + mpmath.mpf("3222.495")) < mpmath.mpf("0.001")
+
+
+@pytest.mark.parametrize("beta,rho_p", [("1", "0"), ("2", "0.5"), ("0.3", "0.9")])
+def test_fscore_of_a_noiseless_gaussian_is_the_endpoint_in_seconds(beta, rho_p):
+    """classical-gaussian at eps = 0 is G_0 = Id (issue #25: it did not answer in 100 s).  With R = alpha,
+    F_beta = (1 + b^2) alpha / ((1 + w) alpha + b^2) increases to alpha = 1: F* = (1 + b^2)/(1 + w + b^2),
+    w = 1 - rho_p here (rho_c = rho_t = 0); Laplace at eps = 0 (the same Id, by Eq. 24's plateau) agrees."""
+    import time
+    from fractions import Fraction
+
+    from cli_runner import run
+    t0 = time.perf_counter()
+    out = run(("fscore", "classical-gaussian", "--eps", "0", "--delta", "1e-5", "--beta", beta, "--rho-p", rho_p,
+               "--json", "--digits", "20")).json()
+    assert time.perf_counter() - t0 < 10
+    b2, w = Fraction(beta) ** 2, 1 - Fraction(rho_p)
+    ref = (1 + b2) / (1 + w + b2)
+    assert abs(Fraction(out["fscore"]) - ref) < Fraction(1, 10 ** 19) and out["branch"] == "endpoint"
+    lap = run(("fscore", "laplace", "--eps", "0", "--beta", beta, "--rho-p", rho_p, "--json", "--digits", "20")).json()
+    assert lap["fscore"] == out["fscore"]

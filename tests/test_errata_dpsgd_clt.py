@@ -56,7 +56,8 @@ def test_mutation_engine_composes_poisson_instead(monkeypatch, unmutated):
     the claim must fail."""
     assert unmutated.status is CONFIRMED
     from numeric import pld_mechanisms as M
-    monkeypatch.setattr(M, "uniform_subsampled_gaussian", M.subsampled_gaussian)
+    from numeric import pld_subsampled as S
+    monkeypatch.setattr(S, "uniform_subsampled_gaussian", M.subsampled_gaussian)
     assert _claim().check().status is FAILED
 
 
