@@ -67,8 +67,24 @@ def _sup_concave(record: TradeOff, slope_fn):
         value, noise = h_at(mpmath.exp(u))
         if value > to_mpf(best) + noise:
             best = value
+        _check_floor(lambda a: fn({**env, ALPHA: a}), best, s)
         return best
     return compute
+
+
+def _check_floor(power_at, best, slope):
+    """The search covers [e^LOG_ALPHA_LOW, 1]; below it, h = power - e^eps alpha is concave, so it lies under
+    the line through its values at a0 = e^LOG_ALPHA_LOW and 2 a0: sup over [0, a0] <= 2 h(a0) - h(2 a0)
+    = 2 power(a0) - power(2 a0) (the linear term cancels exactly).  When that bound exceeds the supremum
+    found, the true one may sit below a0 (G_1 at eps = 1000: at alpha ~ e^-500000, delta = 2.8e-216937,
+    where the search saw 0): refused rather than understated."""
+    a0 = mpmath.exp(mpmath.mpf(LOG_ALPHA_LOW))
+    p1, p2 = to_mpf(power_at(a0)), to_mpf(power_at(2 * a0))
+    if 2 * p1 - p2 > to_mpf(best) + mpmath.ldexp(abs(p1) + abs(p2), -mpmath.mp.prec + 8):
+        eps = mpmath.nstr(mpmath.log(-to_mpf(slope)), 10) if to_mpf(slope) < 0 else "-inf"
+        raise DomainError("at_eps", eps, "an eps whose supremum of 1 - f - e^eps alpha lies above "
+                          "alpha = e^-230259, the numerical supremum's range (this record has no closed-form "
+                          "profile)")
 
 
 def _delta_maker(record: TradeOff, definition: bool = False):

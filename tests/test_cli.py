@@ -115,7 +115,7 @@ LATEX = {
     "tradeoff": _a("latex gaussian --mu 1 --json"),
     "power": _a("latex gaussian --mu 1 --quantity power --json"),
     "profile": _a("latex gaussian --mu 1 --quantity profile --json"),
-    "no_closed_form": _a("latex noise --family logistic --mu 1 --quantity profile"),
+    "no_closed_form": _a("latex uniform-sampling --mu 1 --n 5 --neighbours add-remove --quantity profile"),
 }
 
 REPRODUCE_ALL = _a("reproduce --json")

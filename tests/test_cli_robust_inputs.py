@@ -39,12 +39,44 @@ def test_profile_eps_of_moderate_mu_unchanged():
 @pytest.mark.parametrize("argv", [
     ("profile", "laplace", "--eps", "1e302", "--at-delta", "1e-5"),
     ("profile", "randomized-response", "--eps", "1e302", "--at-delta", "1e-5"),
-    ("profile", "noise", "--family", "logistic", "--mu", "3e5", "--at-delta", "1e-5"),
-    ("profile", "noise", "--family", "gaussian", "--mu", "1e3", "--at-delta", "1e-5"),
     ("profile", "noise", "--family", "laplace", "--mu", "1e302", "--at-delta", "1e-5"),
 ])
 def test_profile_eps_beyond_the_search(argv):
     assert_usage_error(timed(*argv), "delta=1e-5", "eps(delta) <= 2^")
+
+
+def test_noise_families_answer_by_their_closed_forms():
+    """The built-in noise families now carry their pairs' closed-form profiles (issue #24's facts; they used
+    the numerical supremum, refused past 2^17 and silent at 0 for G_1 at eps = 1000).  Logistic shift m at
+    huge m: delta(t) = (e^{m/2} - e^{t/2})^2/(e^m - 1) ~ (1 - e^{(t - m)/2})^2, so eps(delta) = m +
+    2 log(1 - sqrt(delta)) up to e^-m; the Gaussian family is G_mu, the same as the gaussian row."""
+    import mpmath
+    d = timed("profile", "noise", "--family", "logistic", "--mu", "3e5", "--at-delta", "1e-5", "--digits", "20",
+              "--json").json()
+    with mpmath.workdps(40):
+        ref = 300000 + 2 * mpmath.log(1 - mpmath.sqrt(mpmath.mpf("1e-5")))
+        assert abs(mpmath.mpf(d["eps"]) - ref) < mpmath.mpf(10) ** -14
+    g = timed("profile", "noise", "--family", "gaussian", "--mu", "1e3", "--at-delta", "1e-5", "--digits", "20",
+              "--json").json()
+    assert g["eps"] == timed("profile", "gaussian", "--mu", "1e3", "--at-delta", "1e-5", "--digits", "20",
+                             "--json").json()["eps"]
+    tiny = timed("profile", "noise", "--family", "gaussian", "--mu", "1", "--at-eps", "1000", "--json").json()
+    assert tiny["delta"].startswith("2.83734004") and tiny["delta"].endswith("e-216937")
+
+
+def test_the_numerical_supremum_refuses_a_maximiser_below_its_range():
+    """A record with no closed-form profile (a custom CDF) whose supremum sits below alpha = e^-230259 is
+    refused, naming the eps (G_1 at eps = 700: alpha* ~ Phi(-700.5) ~ e^-245350); at eps = 30 it answers."""
+    import derive
+    from derive import symbols as sy
+    from derive.errors import DomainError
+    from derive.special import Phi
+    from numeric import mp
+    record = derive.noise(mu="1", cdf=Phi(sy.x))
+    assert mp.profile_delta(record, "30", 10) > 0
+    with pytest.raises(DomainError) as exc:
+        mp.profile_delta(record, "700", 10)
+    assert exc.value.parameter == "at_eps" and "e^-230259" in str(exc.value)
 
 
 def test_approx_dp_with_huge_eps_still_answers_inf():

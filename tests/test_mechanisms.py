@@ -184,7 +184,8 @@ def test_record_metadata():
     assert derive.randomized_response("2").bind(derive.randomized_response("2").pure_eps) == 2
     assert derive.uniform_sampling("1", 5, "add-remove").symmetric is False
     assert derive.uniform_sampling("1", 5).symmetric is True
-    assert derive.noise("logistic", "1").profile is None
+    assert derive.noise("logistic", "1").profile is not None     # the logistic pair's closed form
+    assert derive.uniform_sampling("1", 5, "add-remove").profile is None
 
 
 def test_approx_dp_with_zero_delta_is_pure_dp():

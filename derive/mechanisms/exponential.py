@@ -52,6 +52,13 @@ CITATION = ("McSherry, Talwar (2007) FOCS (the exponential mechanism); its trade
 OUTCOMES = sp.Symbol("M", positive=True, integer=True)
 
 
+def logistic_profile(m):
+    """delta(eps') of the logistic pair with shift m (derived in the module docstring)."""
+    t = eps_prime
+    return sp.Piecewise((-expm1(t), t <= -m), (sp.S.Zero, t >= m),
+                        ((sp.exp(m / 2) - sp.exp(t / 2)) ** 2 / expm1(m), True))
+
+
 def exponential(eps=None, outcomes=None) -> TradeOff:
     """Trade-off record of the exponential mechanism: eps >= 0, outcomes = M >= 2 (f does not depend on M)."""
     e, ve = bind(sy.eps, eps, "eps")
@@ -59,8 +66,7 @@ def exponential(eps=None, outcomes=None) -> TradeOff:
     a, t = sy.alpha, eps_prime
     tradeoff = (1 - a) / (1 + expm1(e) * a)
     power = sp.exp(e) * a / (1 + expm1(e) * a)
-    profile = sp.Piecewise((-expm1(t), t <= -e), (sp.S.Zero, t >= e),
-                           ((sp.exp(e / 2) - sp.exp(t / 2)) ** 2 / expm1(e), True))
+    profile = logistic_profile(e)
     return TradeOff(
         name="exponential", parameters=(sy.eps, OUTCOMES), tradeoff=tradeoff, power=power, paper=tradeoff,
         domain=described(eps="eps", outcomes="outcomes"), citation=CITATION, values={**ve, **vm},

@@ -39,11 +39,15 @@ def _gaussian_forms(m):
     tradeoff = Phi(-PhiInv(a) - m)
     power = Phi(PhiInv(a) + m)
     paper = Phi(PhiInv(1 - a) - m)
-    profile = sp.Piecewise(
+    return tradeoff, power, paper, gdp_profile(m)
+
+
+def gdp_profile(m):
+    """delta(eps') of G_m (DRS22 Cor. 2.13), 0 at m = 0."""
+    return sp.Piecewise(
         (sp.S.Zero, sp.Eq(m, 0)),
         (Phi(-eps_prime / m + m / 2) - sp.exp(eps_prime) * Phi(-eps_prime / m - m / 2), True),
     )
-    return tradeoff, power, paper, profile
 
 
 def gaussian(mu=None) -> TradeOff:

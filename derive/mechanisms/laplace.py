@@ -55,11 +55,16 @@ def laplace_pieces(e):
     return tradeoff, power
 
 
+def laplace_profile(e):
+    """delta(eps') of the Laplace pair (the stationary point on the middle piece)."""
+    return sp.Piecewise((1 - sp.exp((eps_prime - e) / 2), eps_prime < e), (sp.S.Zero, True))
+
+
 def laplace(eps=None) -> TradeOff:
     """Trade-off function of the eps-DP Laplace mechanism, eps >= 0."""
     e, values = bind(sy.eps, eps, "eps")
     tradeoff, power = laplace_pieces(e)
-    profile = sp.Piecewise((1 - sp.exp((eps_prime - e) / 2), eps_prime < e), (sp.S.Zero, True))
+    profile = laplace_profile(e)
     return TradeOff(
         name="laplace", parameters=(sy.eps,), tradeoff=tradeoff, power=power, paper=tradeoff,
         domain=described(eps="eps"), citation=CITATION, values=values, profile=profile,
