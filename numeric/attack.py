@@ -30,7 +30,7 @@ from .display import ResultDisplay
 from .inputs import alpha_exact, bound_env
 from .precision import as_mpf, evaluate_env, verified, verified_mpf
 from .profile import LOG_ALPHA_LOW
-from .solvers import bisect, golden_max, newton_in_bracket
+from .solvers import golden_max, newton_in_bracket
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,7 @@ def exponential(eps=None, outcomes=None) -> TradeOff:
     """Trade-off record of the exponential mechanism: eps >= 0, outcomes = M >= 2 (f does not depend on M)."""
     e, ve = bind(sy.eps, eps, "eps")
     _, vm = bind(OUTCOMES, outcomes, "outcomes", "outcomes")
-    a, t = sy.alpha, eps_prime
+    a = sy.alpha
     tradeoff = (1 - a) / (1 + expm1(e) * a)
     power = sp.exp(e) * a / (1 + expm1(e) * a)
     profile = logistic_profile(e)
