@@ -235,7 +235,7 @@ def summarise(rows: list[dict], seconds: float) -> dict:
 class _Progress:
     """One line per finished claim on stderr, once the run has lasted ``after`` seconds."""
 
-    def __init__(self, total: int, enabled: bool, after: float = 3.0, stream=None):
+    def __init__(self, total: int, enabled: bool, after: float = 2.0, stream=None):
         self.total, self.enabled, self.after = total, enabled, after
         self.stream = stream or sys.stderr
         self.start, self.done = time.perf_counter(), 0

@@ -16,12 +16,22 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TIMEOUT = 300  # seconds per CLI call (a full `check` takes ~45 s)
 
 
+#: progress lines on stderr (issue #25: written also when stderr is not a terminal, after 2 s): the CLI's
+#: heartbeat and check's one line per finished claim; ``Result.err`` holds stderr without them
+_PROGRESS = re.compile(r"^(dp-derive: working: .*|\[\s*\d+/\d+\s+[\d.]+ s\] .*)$")
+
+
+def without_progress(err: str) -> str:
+    return "".join(line for line in err.splitlines(keepends=True) if not _PROGRESS.match(line.rstrip("\n")))
+
+
 @dataclass(frozen=True)
 class Result:
     args: tuple
     rc: int
     out: str
-    err: str
+    err: str            # stderr without the progress lines
+    err_raw: str = ""   # stderr as written
 
     def json(self):
         assert self.rc == 0, f"{self.args}: exit {self.rc}, stderr {self.err!r}"
@@ -46,7 +56,7 @@ def _run_in_process(args: tuple) -> Result:
             rc = main(list(args))
         except SystemExit as exc:
             rc = exc.code
-    return Result(tuple(args), rc, out.getvalue(), err.getvalue())
+    return Result(tuple(args), rc, out.getvalue(), without_progress(err.getvalue()), err.getvalue())
 
 
 def _run_subprocess(args: tuple, program) -> Result:
@@ -56,7 +66,7 @@ def _run_subprocess(args: tuple, program) -> Result:
     except OSError:  # a transient spawn failure (seen once: EFAULT from fork_exec under load); retry once
         time.sleep(0.5)
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
-    return Result(tuple(args), proc.returncode, proc.stdout, proc.stderr)
+    return Result(tuple(args), proc.returncode, proc.stdout, without_progress(proc.stderr), proc.stderr)
 
 
 def argv(text: str) -> tuple:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 
 from ..papers import PAPER_IDS
 from ..report import FORMATS
@@ -49,6 +48,9 @@ def _output_options(p):
     p.add_argument("--json", action="store_true", help="same as --format json")
     p.add_argument("--output", "-o", metavar="FILE", default=None, action=Once,
                    help="write the report to FILE instead of standard output")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress lines on stderr (by default one line per finished claim once the run has "
+                        "lasted 2 s, also when stderr is not a terminal)")
 
 
 def register(sub) -> None:
@@ -69,8 +71,8 @@ def register(sub) -> None:
     ch.add_argument("--module", action="append", default=[], metavar="MODULE",
                     help="import MODULE first (it registers claims of your own); may be repeated")
     ch.add_argument("--progress", action="store_true",
-                    help="print one line per finished claim on stderr (default: when stderr is a terminal "
-                         "and the run has lasted 3 s)")
+                    help="print one line per finished claim on stderr once the run has lasted 2 s (the "
+                         "default; the flag overrides --quiet)")
     _output_options(ch)
     ch.set_defaults(func=cmd_check)
 
@@ -137,7 +139,7 @@ def cmd_check(args) -> int:
     handle = _open_output(args.output)
     jobs = args.jobs if args.jobs is not None else (default_jobs() if len(claims) > 1 else 1)
     result = checker.run(claims, jobs=jobs, timeout=args.claim_timeout, certified=args.certified,
-                         progress=args.progress or sys.stderr.isatty(), modules=tuple(args.module))
+                         progress=args.progress or not args.quiet, modules=tuple(args.module))
     _write(render_check(result, fmt), handle)
     return checker.exit_code(result)
 
@@ -149,7 +151,7 @@ def cmd_reproduce(args) -> int:
     if args.errata:
         from ..checker import exit_code
         from ..errata import errata
-        found, result = errata(args.paper, jobs=args.jobs if args.jobs is not None else default_jobs(), progress=args.progress or sys.stderr.isatty())
+        found, result = errata(args.paper, jobs=args.jobs if args.jobs is not None else default_jobs(), progress=args.progress or not args.quiet)
         _write(render_errata(found, fmt, result.get("unverifiable", ())), handle)
         return exit_code(result)
     from ..reproduce import reproduce

@@ -402,6 +402,9 @@ def output_parent(digits=True, formats=FORMATS) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object (a JSON list for several points)")
     p.add_argument("--format", choices=formats, default=None, action=Once,
                    help="text (default), json, jsonl (one object per line) or csv (one row per point)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress lines on stderr (by default a run that lasts over 2 s says so there, "
+                        "also when stderr is not a terminal)")
     return p
 
 
@@ -479,15 +482,25 @@ def emit_one(args, payload: dict, lines: list[str]):
 
 # -------------------------------------------------------------- the driver -----
 
-class Heartbeat:
-    """After ``after`` seconds, a sign of life on stderr (a terminal only): points done, time spent."""
+#: how every progress line on stderr begins (the tests' runner tells them from answers by it)
+PROGRESS_PREFIX = "dp-derive: working: "
 
-    def __init__(self, total: int, after: float = 2.0, force: bool | None = None):
-        self.total, self.done, self.after = total, 0, after
+
+class Heartbeat:
+    """After ``after`` seconds, a sign of life on stderr: points done, time spent (issue #25: also when
+    stderr is not a terminal, e.g. piped to a log; ``--quiet`` silences it).  On a terminal one line is
+    rewritten in place every half second and cleared at the end; elsewhere a line is written at
+    ``after`` seconds and then every ``every`` seconds, and left in the log."""
+
+    def __init__(self, total: int, after: float = 2.0, force: bool | None = None, quiet: bool = False,
+                 every: float = 10.0):
+        self.total, self.done, self.after, self.every = total, 0, after, every
         self.start = time.monotonic()
-        self.enabled = sys.stderr.isatty() if force is None else force
+        self.tty = sys.stderr.isatty()
+        self.enabled = (not quiet) if force is None else force
         self._stop = threading.Event()
         self._thread = None
+        self._written = 0
         if self.enabled:
             self._thread = threading.Thread(target=self._beat, daemon=True)
             self._thread.start()
@@ -495,10 +508,17 @@ class Heartbeat:
     def _beat(self):
         while not self._stop.wait(0.5):
             spent = time.monotonic() - self.start
-            if spent >= self.after:
-                part = f"{self.done}/{self.total} points, " if self.total > 1 else ""
-                sys.stderr.write(f"\rdp-derive: working: {part}{spent:.0f} s (Ctrl-C stops)")
-                sys.stderr.flush()
+            if spent < self.after:
+                continue
+            part = f"{self.done}/{self.total} points, " if self.total > 1 else ""
+            if self.tty:
+                sys.stderr.write(f"\r{PROGRESS_PREFIX}{part}{spent:.0f} s (Ctrl-C stops)")
+            elif spent >= self.after + self._written * self.every:
+                self._written += 1
+                sys.stderr.write(f"{PROGRESS_PREFIX}{part}{spent:.0f} s\n")
+            else:
+                continue
+            sys.stderr.flush()
 
     def step(self):
         self.done += 1
@@ -507,7 +527,7 @@ class Heartbeat:
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
-            if time.monotonic() - self.start >= self.after:
+            if self.tty and time.monotonic() - self.start >= self.after:
                 sys.stderr.write("\r" + " " * 60 + "\r")
                 sys.stderr.flush()
 
@@ -536,7 +556,7 @@ def combinations(args, names: tuple[str, ...], given: dict) -> list[dict]:
 def run_points(args, combos: list[dict], compute) -> int:
     """compute(combo) -> (payload, text lines) for every combination; rows stream out."""
     out = Emitter(output_format(args))
-    beat = Heartbeat(len(combos))
+    beat = Heartbeat(len(combos), quiet=getattr(args, "quiet", False))
     try:
         for combo in combos:
             payload, lines = compute(combo)
@@ -550,7 +570,7 @@ def run_points(args, combos: list[dict], compute) -> int:
 
 def run_one(args, compute) -> int:
     """A command that computes one answer: the same output path, with a heartbeat."""
-    beat = Heartbeat(1)
+    beat = Heartbeat(1, quiet=getattr(args, "quiet", False))
     try:
         payload, lines = compute()
     finally:
