@@ -122,7 +122,7 @@ def test_the_hull_reference_is_c_p(q, eps):
 
 @pytest.mark.parametrize("name", ["randomized-response", "geometric"])
 @pytest.mark.parametrize("q", ["0.01", "0.3"])
-@pytest.mark.parametrize("k", [1, 10, 100])
+@pytest.mark.parametrize("k", [1, 10, pytest.param(100, marks=pytest.mark.slow)])   # k = 100: ~1.3 s each
 @pytest.mark.parametrize("sampling", ["poisson", "uniform"])
 def test_pure_eps_against_the_finite_sums(name, q, k, sampling):
     eps = "1"
@@ -327,6 +327,7 @@ def test_refusals():
 # ------------------------------------------------------------------ mutation
 
 
+@pytest.mark.slow          # ~5 s: a fine grid (h = 2^-16); CI runs it with -m slow
 def test_mutation_mixing_weight_is_caught(monkeypatch):
     q = "0.3"
     monkeypatch.setattr(PS.Subsampled, "_weight", lambda self: M.arb_of(self.q * Fraction(1001, 1000)))
