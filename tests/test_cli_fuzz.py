@@ -310,10 +310,6 @@ KNOWN: dict[str, tuple[str, str]] = {
     r"^risk classical-gaussian .*--eps 1e-3\d\d\b": (
         "risk classical-gaussian --eps 1e-300 --delta 0.1 --digits 30",
         "derive/risk.py _quantile_substitution: sympy.simplify runs past 40 s (rho's limit at alpha = 0)"),
-    r"^clt .*--alpha 0(?:\s|$)": (
-        "clt discrete-gaussian --alpha 0 --sigma2 1 --k 1",
-        "clt at alpha = 0: a bare ValueError 'alpha must be in (0, 1), got 0' (discrete-gaussian), and with "
-        "--spec (count given as the string \"2\") more than 20 s"),
 }
 #: seconds a known issue may take before it counts as still failing (it hangs; a fix refuses at once)
 KNOWN_BOUND = 3

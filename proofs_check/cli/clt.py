@@ -28,7 +28,8 @@ def register(sub):
     p.add_argument("--spec", default=None, action=Once, metavar="FILE.json",
                    help="a heterogeneous list, the format of compose fdp --spec (no subsampling)")
     q = p.add_mutually_exclusive_group()
-    q.add_argument("--alpha", type=number("alpha"), action=Once, help="f(alpha): beta (CLT), the band, Edgeworth")
+    q.add_argument("--alpha", type=number("alpha_open", "alpha"), action=Once,
+                   help="f(alpha), alpha in (0, 1): beta (CLT), the band, Edgeworth (at 0 and 1 every f is 1 and 0)")
     q.add_argument("--at-eps", type=number("at_eps", "eps"), action=Once, help="delta(eps)")
     q.add_argument("--at-delta", type=number("at_delta", "delta"), action=Once, help="eps(delta)")
     p.add_argument("--method", choices=METHODS, default="clt", action=Once,
