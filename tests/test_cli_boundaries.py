@@ -17,7 +17,7 @@ import pytest
 
 from derive.domains import DOMAINS
 from proofs_check.cli import build_parser
-from test_cli_fuzz import check_outcome, run_in_process
+from test_cli_fuzz import BOUND, check_outcome, run_in_process
 
 SKIP = {"check", "reproduce"}
 VALUES = ["0", "1e-300", "1e300", "inf", "nan", "-1", "abc"]
@@ -70,6 +70,10 @@ assert not set(KNOWN) - {c[0] for c in CASES}, f"KNOWN names no case: {sorted(se
 #: cases that take seconds each (whole figure sets written, a 10^7-fold CLT, DP-SGD at its extremes): run with
 #: ``-m slow`` (CI runs both); one ``figures --out`` case stays in the default run
 SLOW = {"dpsgd --steps 1", "clt --k 10000000", "plot --mu 1e300", "dpsgd --at-delta 1e-300"}
+#: larger time bounds (seconds) than the fuzz's 20: plot of G_1e300 takes 4 s alone, but over 20 s late in the
+#: full `-m slow` run (twice on 2026-11-27, not reproduced with test_cli's slow tests before it): an
+#: order-dependent slowdown recorded on issue #25 to find; the case checks the answer's form, not its speed
+BOUNDS = {"plot --mu 1e300": 90}
 
 
 def _slow(label: str) -> bool:
@@ -111,7 +115,7 @@ def _in_tmp(tmp_path, monkeypatch):
 def test_boundary(label, argv, key, dest):
     # a raise or a time-out fails in run_in_process (pytest.fail.Exception), a malformed answer in
     # check_outcome or below (AssertionError): the raises= of a KNOWN entry says which
-    rc, out, err = run_in_process(argv)
+    rc, out, err = run_in_process(argv, BOUNDS.get(label, BOUND))
     check_outcome(argv, rc, out, err)
     if label.endswith("repeated"):
         assert rc == 2 and "given twice" in err, err
