@@ -159,6 +159,7 @@ is what is reported.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from dataclasses import dataclass
@@ -166,6 +167,8 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
+
+from derive.errors import DomainError
 
 from . import pld_mechanisms as M
 from .display import ResultDisplay
@@ -286,7 +289,13 @@ class Composition:
             raise ValueError("scheme must be 'interpolate' or 'round'")
         self.scheme = scheme
         self.tol = tol if tol is not None else max(1e-15, 1e-7 / sum(k for _, k in self.entries))
+        #: the default grid may be coarsened (and the knot tolerance tightened) per eps(delta) query
+        #: (``_for_query``); an explicit h or tol is always used as given
+        self._adapt = False
+        self._h_cap = None
         self.h = self._grid(h)
+        self._adapt = self._adapt and tol is None
+        self._subs = {}
         ndir = max(len(m.directions) for m, _ in self.entries)
         # direction d of the composition: direction d of each mechanism (symmetric ones repeat)
         self.directions = list(range(ndir))
@@ -330,7 +339,60 @@ class Composition:
             e = min(atoms)
             m = max(1, math.ceil(float(e) / target))
             return e / m
+        self._adapt = not scales and spread > 0
+        self._h_cap = min(5e-3, spread / 10) if spread > 0 else 5e-3
+        self._step_var = spread * spread / K
         return Fraction(1, 2 ** math.ceil(-math.log2(target)))
+
+    #: relative eps accuracy the query-adapted grid aims at (the error model below is pessimistic by
+    #: 2-4x on the DP-SGD grid of bench/dpsgd_grid.py)
+    QUERY_RTOL = 2e-5
+
+    def _for_query(self, logd: float, delta: Fraction):
+        """The composition an eps(delta) query is answered on.  With the default grid (no atoms, no
+        explicit h or tol) this is a composition of the same steps on a grid and knot tolerance chosen
+        for the query; otherwise ``self``.  Only accuracy and time depend on this choice: every grid and
+        tolerance gives a certified bracket.
+
+        * Grid: the discretisation error of the second-order measures is about K h^2 (lam + 1)^2 / 8
+          in relative delta (``numeric.pld``'s docstring, "Accuracy"), and a relative delta error r
+          moves eps by about r / lam, so h = sqrt(8 QUERY_RTOL lam eps / (K (lam + 1)^2)) aims at a
+          relative eps error QUERY_RTOL; lam and eps are the saddle-point estimates of direction 0 on
+          its untilted step measures (cheap: few knots).  The default h (0.8e-2 / sqrt K) is moved to
+          the power of two at or below the model's h, coarser up to the default's cap (1/10 of the
+          composed spread, 5e-3), finer down to 1/64 of the default.  A large eps (q = 0.1, sigma =
+          0.6, T = 10^4: eps = 461) needs a grid 8x coarser than the default, whose relative width
+          was 8e-8 against the 1e-4 asked, at 20 s; a small eps with a large tilt (q = 0.001, sigma =
+          5, T = 10^4: eps = 0.0595, lam = 130) needs one 32x finer (width 2.8e-2 at the default,
+          4.6e-5 on 2^-19).  When the finer grid's FFT window does not fit, the default grid answers.
+        * Knot tolerance: a knot gap lets a thin region carry an error of about its relative mass
+          times the gap squared.  The default 1e-7 / K ignores delta and the loss scale: at delta =
+          1e-10 the regions that decide eps are that thin (q = 0.001, sigma = 1.1, T = 100: relative
+          width 0.5 at the default, 7e-3 at 1e-13), and a step whose loss spreads over s_1 (standard
+          deviation) needs gaps well below s_1 (the sigma = 5 cell above: 5.3e-3 at the default on
+          2^-19, 1.4e-4 at 1e-13).  The tolerance is therefore at most 1e-4 delta and 1e-6 s_1^2
+          (floored at 1e-15)."""
+        if not self._adapt:
+            return self
+        h = self.h
+        ups, _, _ = self._measures(0, 0.0, lower=False)
+        cgf = self._measure_cgf(ups)
+        lam = self._solve_lam(cgf, logd, "delta")
+        center = cgf(lam)[1]
+        K = sum(k for _, k in self.entries)
+        if lam > 0 and center > 0:
+            model = math.sqrt(8 * self.QUERY_RTOL * lam * center / (K * (lam + 1) ** 2))
+            while 2 * h <= min(model, self._h_cap):
+                h *= 2
+            while h > model and h > self.h / 64:
+                h /= 2
+        tol = max(1e-15, min(self.tol, 1e-4 * float(delta), 1e-6 * self._step_var))
+        if h == self.h and tol == self.tol:
+            return self
+        sub = self._subs.get((h, tol))
+        if sub is None:
+            sub = self._subs[(h, tol)] = Composition(self.entries, h=h, scheme=self.scheme, tol=tol)
+        return sub
 
     # pieces -----------------------------------------------------------------------------------
     def _models(self, d):
@@ -358,14 +420,16 @@ class Composition:
 
     @staticmethod
     def _bucket(lam):
-        """The tilt the knots are placed for: 1.5 lam + 1 rounded up on a ladder of ratio 2^(1/8), so
-        that nearby queries share measures.  Above lam because a query reads the mass above the
-        tilted centre (one weakly subsampled step at delta = 1e-5 loses 30 % of its bracket with
-        knots placed for 1.1 lam); not much above, because the knots follow the tilted mass and for a
-        subsampled Gaussian the tilted mass at 2.5 lam can sit far out in the tail (DP-SGD's step
-        asked for 92627 knots at 16, the old power-of-two ladder's choice for lam = 6.24, and for
-        1698 at 10.4)."""
-        return 0.0 if lam <= 0 else float(2.0 ** (math.ceil(8 * math.log2(1.5 * lam + 1.0)) / 8))
+        """The tilt the knots are placed for: lam + 1 rounded up on a ladder of ratio 2^(1/8), so that
+        nearby queries share measures.  Above lam because a query reads the mass above the tilted
+        centre; not much above, because the knots follow the tilted mass and for a subsampled Gaussian
+        the tilted mass at a larger tilt sits far out in the tail, where every knot costs Arb work and
+        buys nothing.  (Until issue #25's grid runs this was 1.5 lam + 1, tuned on one weakly
+        subsampled step; on the 48 DP-SGD cells q in {1e-3, 4e-3, 0.01, 0.1} x sigma in {0.6, 1.1, 5}
+        x T in {100, 10^4} x delta in {1e-5, 1e-10} lam + 1 was as narrow or narrower in all but two
+        cells and faster in most: q = 0.004, sigma = 1, T = 10^4 took 0.36 s for 34259 knots' 4.1 s,
+        relative width 5.5e-5 against 5.0e-5.)"""
+        return 0.0 if lam <= 0 else float(2.0 ** (math.ceil(8 * math.log2(lam + 1.0)) / 8))
 
     def _measure_cgf(self, ups):
         """Float cumulant generating function of the composed step measures: K(lam) -> (K, K', K'')."""
@@ -546,6 +610,16 @@ class Composition:
         if not 0 < dl < 1:
             raise ValueError(f"delta must be in (0, 1), got {delta}")
         logd = math.log(float(dl)) if float(dl) > 0 else float(mpmath.log(mpmath.mpf(dl.numerator) / dl.denominator))
+        sub = self._for_query(logd, dl)
+        if sub is not self:
+            try:
+                r = sub.eps(dl)
+            except DomainError:
+                if sub.h >= self.h:
+                    raise
+                r = None            # a finer grid whose FFT window is too large: the default grid answers
+            if r is not None:
+                return dataclasses.replace(r, seconds=time.perf_counter() - t0)
         e_up, e_lo, notes = [], [], []
         certified = True
         found = []

@@ -1,8 +1,8 @@
 """Composition of step measures by FFT with exponential tilting, and the certified delta bounds
 read off it on the grid.
 
-What is here: the tilt of a step measure (``_tilt``), the Chernoff bound on the mass beyond a
-point (``_chernoff``), ``compose_fft`` (tilting ``_tilted_parts``, the window ``_window``, the
+What is here: the tilt of a step measure (``_tilt``), the Chernoff bounds on the mass beyond a
+point (``Chernoff``), ``compose_fft`` (tilting ``_tilted_parts``, the window ``_window``, the
 transforms and powers with their error bound ``_convolve``, the +inf atom and finite mass
 ``_inf_and_total``) returning a :class:`Composed`, and ``grid_bounds`` (log bounds on delta at
 every grid point of the window).  The float constants of the argument live here: ``A1`` and
@@ -82,20 +82,40 @@ def _tilt(meas: StepMeasure, lam: float, hf: float):
 _THETAS = np.geomspace(1e-3, 1e5, 60)
 
 
-def _chernoff(parts, t, above: bool):
-    """log of a bound on the mass of the composition of the (l, x, k) parts above t (or below t):
-    min over 60 theta of sum_j k_j log M_j(theta) - theta t (all theta at once)."""
-    th = (_THETAS if above else -_THETAS)[:, None]
-    v = -th[:, 0] * t
-    for l, x, k in parts:
-        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-            a = np.log(x)[None, :] + th * l[None, :]
-            m = np.max(a, axis=1)
-            lm = m + np.log(np.sum(np.exp(a - m[:, None]), axis=1))
-        v = v + k * np.where(np.isfinite(m), lm, m)
-    v = v + sum(k for _, _, k in parts) * 1e-9          # slack A1 on the mgf evaluation
-    v = v[~np.isnan(v)]
-    return float(np.min(v)) if len(v) else math.inf
+class Chernoff:
+    """Chernoff bounds on the mass of the composition of the (l, x, k) parts above (or below) a point t:
+    the log of min over 60 theta of sum_j k_j log M_j(theta) - theta t.  The per-step log-mgfs
+    log M_j(theta) do not depend on t: they are computed once per direction and reused for every t
+    (the window search asks for up to 128 points), with the same float operations in the same order as
+    evaluating them afresh, so the bound is the same number."""
+
+    def __init__(self, parts):
+        self.parts = parts
+        self._lms = {}
+
+    def _log_mgfs(self, above: bool):
+        got = self._lms.get(above)
+        if got is None:
+            th = (_THETAS if above else -_THETAS)[:, None]
+            got = []
+            for l, x, k in self.parts:
+                with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+                    a = np.log(x)[None, :] + th * l[None, :]
+                    m = np.max(a, axis=1)
+                    lm = m + np.log(np.sum(np.exp(a - m[:, None]), axis=1))
+                got.append((np.where(np.isfinite(m), lm, m), k))
+            self._lms[above] = got
+        return got
+
+    def log_mass_beyond(self, t, above: bool):
+        th = _THETAS if above else -_THETAS
+        v = -th * t
+        with np.errstate(invalid="ignore"):
+            for lm, k in self._log_mgfs(above):
+                v = v + k * lm
+        v = v + sum(k for _, _, k in self.parts) * 1e-9          # slack A1 on the mgf evaluation
+        v = v[~np.isnan(v)]
+        return float(np.min(v)) if len(v) else math.inf
 
 
 def _power(z, k):
@@ -132,7 +152,7 @@ def _tilted_parts(items, lam: float, hf: float):
     return parts, C, mean, sig
 
 
-def _window(items, parts, hf: float, mean: float, sig: float, eps_hint, window):
+def _window(items, parts, hf: float, mean: float, sig: float, eps_hint, window, cher=None):
     """The FFT window: (W0, N, sup_lo, sup_hi) with W0 the grid index of its first point, N = 2^p
     its length and [sup_lo, sup_hi] the composition's integer support (grid indices)."""
     # +-8 sigma of the tilted composition, then each side is widened in steps of 1 sigma while the
@@ -157,12 +177,13 @@ def _window(items, parts, hf: float, mean: float, sig: float, eps_hint, window):
         lo, hi = min(lo, sup_lo * hf), max(hi, sup_hi * hf)
     else:
         grow_hi = grow_lo = True
+        cher = Chernoff(parts) if cher is None else cher
         for _ in range(64):
             if grow_hi:
-                grow_hi = hi < sup_hi * hf and _chernoff(parts, hi, True) > -40
+                grow_hi = hi < sup_hi * hf and cher.log_mass_beyond(hi, True) > -40
                 hi += sig if grow_hi else 0.0
             if grow_lo:
-                grow_lo = lo > sup_lo * hf and _chernoff(parts, lo, False) > -40
+                grow_lo = lo > sup_lo * hf and cher.log_mass_beyond(lo, False) > -40
                 lo -= sig if grow_lo else 0.0
             if not (grow_hi or grow_lo) or (hi - lo) / hf > MAX_WINDOW:
                 break
@@ -262,13 +283,14 @@ def compose_fft(items, h: Fraction, lam: float, eps_hint=None, window=None) -> C
     hf = float(h)
     kind = items[0][0].kind
     parts, C, mean, sig = _tilted_parts(items, lam, hf)
-    W0, N, sup_lo, sup_hi = _window(items, parts, hf, mean, sig, eps_hint, window)
+    cher = Chernoff(parts)
+    W0, N, sup_lo, sup_hi = _window(items, parts, hf, mean, sig, eps_hint, window, cher)
     y, E_out = _convolve(items, parts, N, W0)
     top = (W0 + N) * hf
     bot = (W0 - 1) * hf
     # mass outside the window: none when the integer support lies inside it, else the Chernoff bound
-    la = -math.inf if sup_hi <= W0 + N - 1 else _chernoff(parts, top, True)
-    lb = -math.inf if sup_lo >= W0 else _chernoff(parts, bot, False)
+    la = -math.inf if sup_hi <= W0 + N - 1 else cher.log_mass_beyond(top, True)
+    lb = -math.inf if sup_lo >= W0 else cher.log_mass_beyond(bot, False)
     log_alias = float(np.logaddexp(la, lb))
     log_inf, log_total = _inf_and_total(items, kind)
     return Composed(W0, y, E_out, float(C), lam, hf, la, log_alias, log_inf, log_total, kind,
