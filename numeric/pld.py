@@ -441,17 +441,29 @@ class Composition:
             ok = np.isfinite(lm)
             parts.append((meas.knots[ok] * hf, lm[ok], k))
 
+        # all steps in one array (a step's entries are contiguous, starting at ``starts``), so that one
+        # evaluation is a few vectorised passes whatever the number of distinct steps (a Python loop
+        # over 200 distinct Laplace steps cost 3 of 7 s of the spec, 135 evaluations by the tilt solver)
+        parts = [p for p in parts if len(p[0])]
+        c_all = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0)
+        lm_all = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0)
+        ks = np.array([p[2] for p in parts], dtype=float)
+        sizes = np.array([len(p[0]) for p in parts], dtype=np.int64)
+        starts = np.concatenate(([0], np.cumsum(sizes)[:-1])) if parts else np.zeros(0, dtype=np.int64)
+        owner = np.repeat(np.arange(len(parts)), sizes)
+
         def K(lam):
-            v = m1 = m2 = 0.0
-            for c, lm, k in parts:
-                a = lm + lam * c
-                mx = np.max(a)
-                w = np.exp(a - mx)
-                s = w.sum()
-                mu = float((w * c).sum() / s)
-                v += k * (mx + math.log(s))
-                m1 += k * mu
-                m2 += k * float((w * (c - mu) ** 2).sum() / s)
+            if not parts:
+                return 0.0, 0.0, 0.0
+            a = lm_all + lam * c_all
+            mx = np.maximum.reduceat(a, starts)
+            w = np.exp(a - mx[owner])
+            s = np.add.reduceat(w, starts)
+            mu = np.add.reduceat(w * c_all, starts) / s
+            var = np.add.reduceat(w * (c_all - mu[owner]) ** 2, starts) / s
+            v = float(np.sum(ks * (mx + np.log(s))))
+            m1 = float(np.sum(ks * mu))
+            m2 = float(np.sum(ks * var))
             return v, m1, m2
         return K
 
