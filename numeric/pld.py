@@ -278,6 +278,14 @@ def _float_loss_var(model) -> float:
     return float((m * (c - mean) ** 2).sum() / m.sum())
 
 
+def _rational_gcd(values):
+    """The largest rational g with every value an integer multiple of g (positive Fractions)."""
+    g = values[0]
+    for a in values[1:]:
+        g = Fraction(math.gcd(g.numerator * a.denominator, a.numerator * g.denominator), g.denominator * a.denominator)
+    return g
+
+
 class Composition:
     """Certified numeric composition of a list of (mechanism, count)."""
 
@@ -316,11 +324,7 @@ class Composition:
                     if a.value > 0:
                         atoms.append(a.value)
         if atoms and all(isinstance(d, (M.PureDP,)) for mech, _ in self.entries for d in mech.directions):
-            g = atoms[0]
-            for a in atoms[1:]:
-                g = Fraction(math.gcd(g.numerator * a.denominator, a.numerator * g.denominator),
-                             g.denominator * a.denominator)
-            return g
+            return _rational_gcd(atoms)
         target = min(8e-3 / math.sqrt(K), 5e-3)
         # a composition whose total loss spread is small (few weakly subsampled steps) needs a grid
         # finer than its spread: at most 1/10 of the composed loss's standard deviation (finer grids
@@ -336,6 +340,12 @@ class Composition:
         if scales:
             target = min(target, min(scales) / 256)
         if atoms:
+            # every atom on a knot when their common divisor is not much finer than the target (distinct
+            # Laplace steps eps = 0.0100, 0.0101, ...: g = 1e-4; with only the smallest atom on the grid
+            # the others were first order, and 200 such steps had a relative width of 1e-2)
+            g = _rational_gcd(atoms)
+            if g >= Fraction(target) / 16:
+                return g / max(1, math.ceil(float(g) / target))
             e = min(atoms)
             m = max(1, math.ceil(float(e) / target))
             return e / m
