@@ -64,3 +64,17 @@ def test_mutation_a_too_coarse_grid_is_noticed(monkeypatch):
     exact = gdp_eps("10", "1e-5")
     assert r.eps_lower <= exact <= r.eps_upper           # still certified: only accuracy depends on the grid
     assert (r.eps_upper - r.eps_lower) / r.eps_upper > 1e-5
+
+
+def test_distinct_laplace_steps_get_every_atom_on_a_knot():
+    # 20 Laplace steps eps = 0.0100, 0.0101, ..., 0.0119: the atoms +-eps_i share the divisor 1e-4, so the
+    # default grid is 1e-4 (the old rule put only the smallest atom on the grid: h = 0.01 / 18).  Both
+    # grids give certified brackets, so they must overlap; the common-divisor grid's is narrower.
+    steps = [(M.laplace(f"0.01{i:02d}"), 1) for i in range(20)]
+    c = pld.compose(steps)
+    assert c.h == Fraction(1, 10**4)
+    assert all((Fraction(f"0.01{i:02d}") / c.h).denominator == 1 for i in range(20))
+    old = pld.compose(steps, h=Fraction(1, 1800))
+    r, o = c.eps("1e-6"), old.eps("1e-6")
+    assert r.eps_lower <= o.eps_upper and o.eps_lower <= r.eps_upper
+    assert (r.eps_upper - r.eps_lower) < (o.eps_upper - o.eps_lower) / 2
