@@ -124,8 +124,8 @@ lower value:
   from the lower value (it may sit anywhere in the window) and the part above
   the window is added to the upper value;
 * the delta sums: T_i = sum_{j>i} y_j e^{-lam(l_j - l_i)} (1 - e^{-(l_j - l_i)}) is
-  summed by a recursion with non-negative coefficients (scipy lfilter), relative
-  rounding error <= (4n + 10) u, coefficients from Arb.
+  summed by a recursion with non-negative coefficients (``pld_fft.first_order``), relative
+  rounding error <= (2K + 4n + 10) u with K from ``first_order_roundings``, coefficients from Arb.
 
 Values are combined in log space (float64 logs carry a relative slack of 1e-9,
 assumption A1), so results far below 1e-308 are representable; they are
