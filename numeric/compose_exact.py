@@ -49,7 +49,7 @@ from derive.mechanisms import facts as K
 
 from .bridge import Exact
 from .display import ResultDisplay
-from .lattice_law import BinomialLaw, ConvolvedLaw
+from .lattice_law import BinomialLaw, ConvolvedLaw, convolved  # noqa: F401  (ConvolvedLaw: the class, for callers)
 from .precision import check_digits, verified
 from .solvers import bisect, integer_midpoint
 
@@ -530,7 +530,7 @@ def _lattice_law(entries):
         e, k, ds = comps[0]
         return lambda: BinomialLaw(e, ds + zero, k)
     comps = [(e, k, ds + (zero if j == 0 else [])) for j, (e, k, ds) in enumerate(comps)]
-    return lambda: ConvolvedLaw(comps)
+    return lambda: convolved(comps)
 
 
 def _lattice_checked(entries):

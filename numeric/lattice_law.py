@@ -20,7 +20,8 @@ of the finite part is -eps w.p. a, +eps w.p. b = 1 - a; the Q-law swaps a and b 
   an integer multiple m_j of g = gcd(eps_j) (rationals always share such a lattice), and the finite loss
   is g times an integer.  The P-law on that integer lattice is the convolution of the components'
   binomial laws, each cut where its terms fall below 2^-(prec + 30) of its mode (both tails bound by
-  the same geometric argument, so the dropped mass is below the working precision); the cost is the
+  the same geometric argument, so the dropped mass is below the working precision; a query whose answer
+  lies beyond the table's ends, which would read 0 there, raises DomainError instead); the cost is the
   product of the components' kept supports (``convolved_size``), and the route is offered only below
   ``MAX_CONVOLVED``.
 
@@ -34,6 +35,7 @@ from __future__ import annotations
 import bisect as _bisect
 import math
 from fractions import Fraction
+from functools import lru_cache
 
 import mpmath
 import numpy as np
@@ -325,47 +327,90 @@ def convolved_size(components, bits: int = 120) -> int:
 
 class ConvolvedLaw:
     """The composed law of components [(eps_j, k_j, [(delta, count), ...])] with different eps (each
-    eps_j > 0 rational): finite loss g * n with n an integer, its P-masses a sorted table."""
+    eps_j > 0 rational): finite loss g * n with n an integer, its P-masses a sorted table.
+
+    The table is built in fixed point (each component's terms relative to its mode term, F = prec + 64
+    bits, one truncation per product) and read through prefix and suffix sums of the P- and Q-masses made
+    once at ``guard`` extra bits.  A query then costs O(log n): delta(e) = lost + P_j (1 - e^{e - L_j}) +
+    [S_P(j+1) - e^e S_Q(j+1)] with j the first atom above e; every atom in the bracket has weight
+    1 - e^{e - L_i} >= 1 - e^{-g}, so the subtraction cancels at most a factor 1 / (1 - e^{-g}) <= 2/g, which
+    the guard bits (log2(2/g) + 20) absorb; the first atom's weight, which may be tiny, is an expm1."""
 
     continuous = False
 
     def __init__(self, components):
         eps = [Fraction(e) for e, _, _ in components]
         g = _gcd(eps)
-        self.g = mpmath.mpf(g.numerator) / g.denominator
-        table = {0: mpmath.mpf(1)}
-        tiny = mpmath.mpf(2) ** (-mpmath.mp.prec - 30)
-        pairs = []
-        for e, k, deltas in components:
-            m = int(Fraction(e) / g)
-            law = BinomialLaw(Fraction(e), deltas, k)
-            pairs += deltas
-            # the terms of Bin(k, a) from the mode outwards, cut below tiny * mode term (log-concave)
-            mode = int(math.floor((k + 1) * float(law.a)))
-            pm = {}
-            t0 = law._pmf_finite(mode)
-            pm[mode] = t0
-            for step in (1, -1):
-                i, t = mode, t0
-                while 0 <= i + step <= k:
-                    r = ((k - i) / mpmath.mpf(i + 1) * (law.a / law.b) if step == 1
-                         else i / mpmath.mpf(k - i + 1) * (law.b / law.a))
-                    t *= r
-                    i += step
-                    pm[i] = t
-                    if r < 1 and t / (1 - r) < tiny * t0:
-                        break
-            new = {}
-            for n0, p0 in table.items():
-                for i, p in pm.items():
-                    n = n0 + m * (k - 2 * i)
-                    new[n] = new.get(n, 0) + p0 * p
-            table = new
-        self.keep, self.lost = _keep_lost(pairs)
-        self.n = sorted(table)
-        self.L = [n * self.g for n in self.n]
-        self.P = [table[n] * self.keep for n in self.n]
-        self.Q = [p * mpmath.exp(-l) for p, l in zip(self.P, self.L)]
+        prec = mpmath.mp.prec
+        guard = int(math.log2(2 / float(g))) + 20 if g < 1 else 20
+        F = prec + 64
+        one = 1 << F
+        with mpmath.workprec(prec + guard):
+            self.g = mpmath.mpf(g.numerator) / g.denominator
+            table = {0: one}
+            scale = mpmath.mpf(1)
+            pairs = []
+            cut_high = cut_low = False
+            for e, k, deltas in components:
+                m = int(Fraction(e) / g)
+                law = BinomialLaw(Fraction(e), deltas, k)
+                pairs += deltas
+                # the P-terms of Bin(k, a) relative to the mode's, from the mode outwards, cut below
+                # 2^-(prec + 30) of it (log-concave: the rest of a side is below term r / (1 - r)); a query
+                # whose answer needs the dropped tails (beyond the table's ends) raises instead of reading 0
+                mode = int(math.floor((k + 1) * float(law.a)))
+                scale *= law._pmf_finite(mode)
+                RU, RD = _fixed(law.a / law.b, F), _fixed(law.b / law.a, F)
+                pm = {mode: one}
+                cut = one >> (prec + 30)
+                for up in (True, False):
+                    i, t = mode, one
+                    while 0 <= i + (1 if up else -1) <= k:
+                        r = (k - i) * RU // (i + 1) if up else i * RD // (k - i + 1)
+                        t = t * r >> F
+                        i += 1 if up else -1
+                        pm[i] = t
+                        if r < one and t * r < cut * (one - r):
+                            break
+                cut_high = cut_high or min(pm) > 0           # index 0 is the largest loss of the component
+                cut_low = cut_low or max(pm) < k
+                new = {}
+                for n0, p0 in table.items():
+                    for i, p in pm.items():
+                        n = n0 + m * (k - 2 * i)
+                        new[n] = new.get(n, 0) + (p0 * p >> F)
+                table = new
+            self.keep, self.lost = _keep_lost(pairs)
+            self.n = sorted(table)
+            unit = self.keep * scale * mpmath.ldexp(mpmath.mpf(1), -F)
+            self.L = [n * self.g for n in self.n]
+            self.P = [table[n] * unit for n in self.n]
+            eg = mpmath.exp(-self.g)
+            # Q = P e^{-g n}, the factor carried along the sorted n by multiplication
+            w, last, q = mpmath.exp(-self.n[0] * self.g), self.n[0], []
+            for n, p in zip(self.n, self.P):
+                w *= eg ** (n - last) if n - last > 1 else (eg if n > last else 1)
+                last = n
+                q.append(p * w)
+            self.Q = q
+            size = len(self.n)
+            self._pre = [mpmath.mpf(0)] * (size + 1)          # sum of P below index j
+            self._sufp = [mpmath.mpf(0)] * (size + 1)         # sum of P from index j on
+            self._sufq = [mpmath.mpf(0)] * (size + 1)
+            for j in range(size):
+                self._pre[j + 1] = self._pre[j] + self.P[j]
+            for j in range(size - 1, -1, -1):
+                self._sufp[j] = self._sufp[j + 1] + self.P[j]
+                self._sufq[j] = self._sufq[j + 1] + self.Q[j]
+        self._guard = guard
+        #: whether the table dropped terms above its largest / below its smallest loss (a query there raises)
+        self._cut_high, self._cut_low = cut_high, cut_low
+        self._top = sum(Fraction(e) * k for e, k, _ in components)
+
+    def _beyond(self, where: str):
+        from derive.errors import DomainError
+        raise DomainError("query", where, "inside the exact lattice table (its terms below 2^-(prec + 30) of the "
+                          "modes are not kept): use --method numeric")
 
     def p_inf(self):
         return self.lost
@@ -378,43 +423,61 @@ class ConvolvedLaw:
 
     def delta(self, eps):
         j = self._first_above(eps)
-        return self.lost + mpmath.fsum(p * -mpmath.expm1(eps - l) for p, l in zip(self.P[j:], self.L[j:]))
+        if j >= len(self.n):
+            if self._cut_high and eps < mpmath.mpf(self._top.numerator) / self._top.denominator:
+                self._beyond(f"delta at eps = {mpmath.nstr(eps, 8)}, above the kept losses")
+            return self.lost
+        with mpmath.workprec(mpmath.mp.prec + self._guard):
+            head = self.P[j] * -mpmath.expm1(eps - self.L[j])
+            rest = self._sufp[j + 1] - mpmath.exp(eps) * self._sufq[j + 1]
+            return self.lost + head + max(rest, mpmath.mpf(0))
 
     def eps(self, delta):
         if delta < self.lost:
             return mpmath.inf
         zero = mpmath.mpf(0)
-        pos = [j for j, n in enumerate(self.n) if n > 0]
         if delta == self.lost:
-            return max(self.L[-1], zero)
-        if not pos or self.delta(zero) <= delta:
+            return max(mpmath.mpf(self._top.numerator) / self._top.denominator, zero)
+        first = _bisect.bisect_right(self.n, 0)          # the first atom above 0
+        if first >= len(self.n) or self.delta(zero) <= delta:
             return zero
-        # delta(L_j) for the positive atoms, decreasing in j; the last is lost <= delta
-        first = pos[0]
+        # delta(L_j) for the positive atoms, decreasing in j; at the last it is lost <= delta
         hi = len(self.n) - 1
         if self.delta(self.L[first]) <= delta:
             j = first                      # the answer lies in (0, L_first]
         else:
             _, j = bisect(lambda x: self.delta(self.L[x]) > delta, first, hi, stop=_adjacent, mid=integer_midpoint)
         # on [L_{j-1}, L_j) (or [0, L_first)) the atoms above are those from j on
-        A, B = mpmath.fsum(self.P[j:]), mpmath.fsum(self.Q[j:])
-        return max(mpmath.log((self.lost + A - delta) / B), zero)
+        with mpmath.workprec(mpmath.mp.prec + self._guard):
+            A, B = self._sufp[j], self._sufq[j]
+            return max(mpmath.log((self.lost + A - delta) / B), zero)
 
     def tradeoff(self, alpha):
         one = mpmath.mpf(1)
         if alpha == 0:
-            return mpmath.fsum(self.P), self.lost
+            return self._pre[-1], self.lost
         if alpha >= one - self.lost:
             return mpmath.mpf(0), one
-        # Q(L >= L_j) from the top: the largest j with it >= alpha
-        n = len(self.n)
-        qge = [mpmath.mpf(0)] * (n + 1)
-        for j in range(n - 1, -1, -1):
-            qge[j] = qge[j + 1] + self.Q[j]
-        j = max(x for x in range(n) if qge[x] >= alpha)
-        above = qge[j + 1]
+        # Q(L >= L_j) = suffix sum from j: the largest j with it >= alpha (it decreases in j)
+        j, _ = bisect(lambda x: self._sufq[x] >= alpha, 0, len(self.n), stop=_adjacent, mid=integer_midpoint)
+        if j == 0 and self._cut_low:
+            self._beyond(f"beta at alpha = {mpmath.nstr(alpha, 8)}, below the kept losses")
+        above = self._sufq[j + 1]
         pa, qa = self.P[j], self.Q[j]
         gamma = min(max((alpha - above) / qa, mpmath.mpf(0)), one) if qa > 0 else mpmath.mpf(0)
-        beta = mpmath.fsum(self.P[:j]) + (one - gamma) * pa
-        power = self.lost + mpmath.fsum(self.P[j + 1:]) + gamma * pa
+        beta = self._pre[j] + (one - gamma) * pa
+        power = self.lost + self._sufp[j + 1] + gamma * pa
         return beta, power
+
+
+@lru_cache(maxsize=4)
+def _convolved_at(key, prec: int) -> ConvolvedLaw:
+    with mpmath.workprec(prec):
+        return ConvolvedLaw([(e, k, list(ds)) for e, k, ds in key])
+
+
+def convolved(components) -> ConvolvedLaw:
+    """``ConvolvedLaw(components)`` built once per working precision (a query's beta and power, and the
+    two precisions of ``verified``, share it)."""
+    key = tuple((Fraction(e), int(k), tuple((Fraction(d), int(c)) for d, c in ds)) for e, k, ds in components)
+    return _convolved_at(key, mpmath.mp.prec)

@@ -171,6 +171,8 @@ def test_mutation_wrong_lattice_multiple_is_caught(monkeypatch):
     """Put the second component on the wrong multiple of the common lattice: brute force notices."""
     orig = LL._gcd
     monkeypatch.setattr(LL, "_gcd", lambda values: orig(values) * 2 if len(values) > 1 else orig(values))
+    LL._convolved_at.cache_clear()                 # (the laws built by the tests above are cached)
+    monkeypatch.setattr(LL, "_convolved_at", LL._convolved_at.__wrapped__)
     comps = SEVERAL[0]
     got = X.lattice_delta(_entries(comps), "0.45", 20).value
     with mpmath.workdps(DPS):
@@ -386,3 +388,15 @@ def test_outward_printing():
     assert outward(x, 15, False) == "9.99999999999999e-8" and mpmath.mpf(outward(x, 15, True)) >= x
     y = mpmath.mpf("0.61202767444326933")
     assert outward(y, 15, True) == "0.612027674443270" and outward(y, 15, False) == "0.612027674443269"
+
+
+def test_several_eps_query_in_the_dropped_tail_raises():
+    """RR(0.1) x 10^5 with RR(0.2) x 3: at alpha = 0.1 the Neyman-Pearson boundary sits in the Q-bulk near
+    L = -500, where the P-masses (~e^-500 of the P-mode) were dropped from the convolved table: the route
+    raises DomainError (the CLI's auto then asks the engine) instead of reading beta = 0."""
+    from derive.errors import DomainError
+    from derive.mechanisms.table import lookup
+    rr = lambda e: lookup("randomized-response").build({"eps": e})        # noqa: E731
+    entries = [(rr("0.1"), 10**5), (rr("0.2"), 3)]
+    with pytest.raises(DomainError, match="inside the exact lattice table"):
+        X.lattice_tradeoff(entries, "0.1", 15)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 from functools import lru_cache
 
+from derive.errors import DomainError
 from derive.mechanisms import table as T
 
 from .common import (
@@ -263,11 +264,18 @@ def cmd_fdp(args):
         t0 = time.perf_counter()
         if limit is not None:
             return _limit_payload(limit, args, shown, t0)
+        engine_components = components
         if route is not None and args.method in ("exact", "auto"):
-            return _exact_payload(route, args, shown, t0)
+            try:
+                return _exact_payload(route, args, shown, t0)
+            except DomainError:
+                # a lattice query in the tails the convolved table drops: auto asks the engine instead
+                if args.method == "exact" or route[0] != LATTICE:
+                    raise
+                engine_components, _ = _components(plan)
         base = {**shown, "method": "numeric"}
         try:
-            comp = pld.compose(components)
+            comp = pld.compose(engine_components)
             if args.alpha is not None:
                 r = comp.tradeoff(args.alpha)
             elif args.at_eps is not None:
