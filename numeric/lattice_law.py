@@ -338,7 +338,8 @@ class ConvolvedLaw:
 
     continuous = False
 
-    def __init__(self, components):
+    def __init__(self, components, under_q: bool = False):
+        self.under_q = under_q
         eps = [Fraction(e) for e, _, _ in components]
         g = _gcd(eps)
         prec = mpmath.mp.prec
@@ -358,9 +359,10 @@ class ConvolvedLaw:
                 # the P-terms of Bin(k, a) relative to the mode's, from the mode outwards, cut below
                 # 2^-(prec + 30) of it (log-concave: the rest of a side is below term r / (1 - r)); a query
                 # whose answer needs the dropped tails (beyond the table's ends) raises instead of reading 0
-                mode = int(math.floor((k + 1) * float(law.a)))
-                scale *= law._pmf_finite(mode)
-                RU, RD = _fixed(law.a / law.b, F), _fixed(law.b / law.a, F)
+                x, y = (law.b, law.a) if under_q else (law.a, law.b)     # the table's law: Bin(k, x)
+                mode = int(math.floor((k + 1) * float(x)))
+                scale *= law._pmf_finite(mode, under_q)
+                RU, RD = _fixed(x / y, F), _fixed(y / x, F)
                 pm = {mode: one}
                 cut = one >> (prec + 30)
                 for up in (True, False):
@@ -384,15 +386,15 @@ class ConvolvedLaw:
             self.n = sorted(table)
             unit = self.keep * scale * mpmath.ldexp(mpmath.mpf(1), -F)
             self.L = [n * self.g for n in self.n]
-            self.P = [table[n] * unit for n in self.n]
-            eg = mpmath.exp(-self.g)
-            # Q = P e^{-g n}, the factor carried along the sorted n by multiplication
-            w, last, q = mpmath.exp(-self.n[0] * self.g), self.n[0], []
-            for n, p in zip(self.n, self.P):
+            made = [table[n] * unit for n in self.n]
+            # the other law: Q = P e^{-g n} (P = Q e^{g n}), the factor carried along the sorted n
+            eg = mpmath.exp(self.g if under_q else -self.g)
+            w, last, other = mpmath.exp((1 if under_q else -1) * self.n[0] * self.g), self.n[0], []
+            for n, p in zip(self.n, made):
                 w *= eg ** (n - last) if n - last > 1 else (eg if n > last else 1)
                 last = n
-                q.append(p * w)
-            self.Q = q
+                other.append(p * w)
+            self.P, self.Q = (other, made) if under_q else (made, other)
             size = len(self.n)
             self._pre = [mpmath.mpf(0)] * (size + 1)          # sum of P below index j
             self._sufp = [mpmath.mpf(0)] * (size + 1)         # sum of P from index j on
@@ -466,18 +468,47 @@ class ConvolvedLaw:
         pa, qa = self.P[j], self.Q[j]
         gamma = min(max((alpha - above) / qa, mpmath.mpf(0)), one) if qa > 0 else mpmath.mpf(0)
         beta = self._pre[j] + (one - gamma) * pa
+        if self.under_q:
+            # the Q-table may drop the P-bulk above it: power = lost + keep - beta (beta is the small one here:
+            # this table is asked only when the P-table cannot hold the boundary, far below the P-bulk)
+            return beta, self.lost + (self.keep - beta)
         power = self.lost + self._sufp[j + 1] + gamma * pa
         return beta, power
 
 
 @lru_cache(maxsize=4)
-def _convolved_at(key, prec: int) -> ConvolvedLaw:
+def _convolved_at(key, prec: int, under_q: bool = False) -> ConvolvedLaw:
     with mpmath.workprec(prec):
-        return ConvolvedLaw([(e, k, list(ds)) for e, k, ds in key])
+        return ConvolvedLaw([(e, k, list(ds)) for e, k, ds in key], under_q)
 
 
-def convolved(components) -> ConvolvedLaw:
-    """``ConvolvedLaw(components)`` built once per working precision (a query's beta and power, and the
-    two precisions of ``verified``, share it)."""
-    key = tuple((Fraction(e), int(k), tuple((Fraction(d), int(c)) for d, c in ds)) for e, k, ds in components)
-    return _convolved_at(key, mpmath.mp.prec)
+class _Convolved:
+    """The several-eps law for ``compose_exact``: the table of the P-law answers every query; f(alpha), whose
+    Neyman-Pearson boundary may sit in the Q-bulk below the P-table (large k eps^2), is asked of the table
+    of the Q-law (Q-terms of Bin(k, b), P = Q e^L) when the P-table raises there."""
+
+    def __init__(self, key):
+        self.key = key
+
+    def _table(self, under_q=False):
+        return _convolved_at(self.key, mpmath.mp.prec, under_q)
+
+    def delta(self, eps):
+        return self._table().delta(eps)
+
+    def eps(self, delta):
+        return self._table().eps(delta)
+
+    def tradeoff(self, alpha):
+        from derive.errors import DomainError
+        try:
+            return self._table().tradeoff(alpha)
+        except DomainError:
+            return self._table(True).tradeoff(alpha)
+
+
+def convolved(components) -> _Convolved:
+    """The several-eps law of ``components``, its tables built once per working precision (a query's beta
+    and power, and the two precisions of ``verified``, share them)."""
+    return _Convolved(tuple((Fraction(e), int(k), tuple((Fraction(d), int(c)) for d, c in ds))
+                            for e, k, ds in components))

@@ -390,13 +390,34 @@ def test_outward_printing():
     assert outward(y, 15, True) == "0.612027674443270" and outward(y, 15, False) == "0.612027674443269"
 
 
-def test_several_eps_query_in_the_dropped_tail_raises():
-    """RR(0.1) x 10^5 with RR(0.2) x 3: at alpha = 0.1 the Neyman-Pearson boundary sits in the Q-bulk near
-    L = -500, where the P-masses (~e^-500 of the P-mode) were dropped from the convolved table: the route
-    raises DomainError (the CLI's auto then asks the engine) instead of reading beta = 0."""
+@pytest.mark.parametrize("comps", SEVERAL)
+def test_q_table_against_brute_force(comps):
+    """The table of the Q-law (asked for f(alpha) when the boundary lies below the P-table) on small cases,
+    where both tables hold everything: its beta and power against brute force."""
+    parts = [(Fraction(e), k, [(Fraction(d), k)]) for e, k, d in comps if e != "0"]
+    zero = [(Fraction(d), k) for e, k, d in comps if e == "0"]
+    parts[0][2].extend(zero)
+    with mpmath.workdps(DPS):
+        law = LL.ConvolvedLaw(parts, under_q=True)
+        for alpha in ["1e-4", "0.2", "0.9"]:
+            beta, power = law.tradeoff(mpmath.mpf(alpha))
+            ref = brute_beta(comps, alpha)
+            assert abs(beta - ref) <= mpmath.mpf(10) ** -40 * ref and abs(power - (1 - ref)) <= mpmath.mpf(10) ** -40
+
+
+def test_several_eps_in_the_dropped_tails():
+    """RR(0.1) x 10^5 with RR(0.2) x 3.  At alpha = 0.1 the Neyman-Pearson boundary sits in the Q-bulk near
+    L = -500, where the P-table dropped everything (~e^-500 of its mode): the Q-table answers (it is checked
+    against brute force above), with 0 < beta <= that of RR(0.1) x 10^5 alone (the binomial route; composing
+    one more mechanism never raises f), not the 0 the P-table would read.  delta at eps = 9000, beyond the
+    P-table's losses (the support
+    reaches 10000.6), raises DomainError (the CLI's auto then asks the engine) instead of reading 0."""
     from derive.errors import DomainError
     from derive.mechanisms.table import lookup
     rr = lambda e: lookup("randomized-response").build({"eps": e})        # noqa: E731
     entries = [(rr("0.1"), 10**5), (rr("0.2"), 3)]
+    both = X.lattice_tradeoff(entries, "0.1", 15).value
+    alone = X.lattice_tradeoff(entries[:1], "0.1", 15).value
+    assert 0 < both <= alone
     with pytest.raises(DomainError, match="inside the exact lattice table"):
-        X.lattice_tradeoff(entries, "0.1", 15)
+        X.lattice_delta(entries, "9000", 15)
