@@ -14,7 +14,10 @@ whole computation is run at two rising precisions and the digits that agree are 
   hockey stick summed over the atoms with non-negative terms P(L)(1 - e^{eps - L}).  Pure eps-DP
   and randomized response are delta = 0.  The printed closed form of the catalog (Kairouz-Oh-
   Viswanath) is not used here: it is the independent reference of claim KOV17:closed-form
-  (``proofs_check.claims_composition.kov_printed``).
+  (``proofs_check.claims_composition.kov_printed``).  The law lives in ``numeric.lattice_law``
+  (``BinomialLaw``: O(sqrt(k)) fixed-point terms per query, k <= 10^7); lists of f_{eps,delta} steps with
+  different parameters are its ``lattice_*`` functions below (one binomial when the eps agree, the
+  ``ConvolvedLaw`` on the common lattice of the eps otherwise).
 * **Laplace^(x)k** (derived here, ``numeric.compose_laplace``): in the unit x = L/eps one step's
   loss law is an exponential tilt e^{-+ eps x/2} of one symmetric measure with rational weights
   (atoms at +-1 and a uniform part on (-1, 1)); the k-fold convolution of that measure is a spline
@@ -46,12 +49,14 @@ from derive.mechanisms import facts as K
 
 from .bridge import Exact
 from .display import ResultDisplay
+from .lattice_law import BinomialLaw, ConvolvedLaw, convolved  # noqa: F401  (ConvolvedLaw: the class, for callers)
 from .precision import check_digits, verified
 from .solvers import bisect, integer_midpoint
 
-#: largest k of the binomial route (the issue asks for 10^5) and of the Laplace route (its exact pieces
-#: cost O(k^2) big-integer polynomial operations: 1.7 s and 175 MB at k = 500)
-MAX_K_BINOMIAL = 10**6
+#: largest k of the binomial route (the count domain's top: its sums cost O(sqrt(k)) fixed-point terms, 0.2 s
+#: for eps(delta) at k = 10^7, numeric.lattice_law) and of the Laplace route (its exact pieces cost O(k^2)
+#: big-integer polynomial operations: 1.7 s and 175 MB at k = 500)
+MAX_K_BINOMIAL = 10**7
 MAX_K_LAPLACE = 500
 #: the Laplace route's truncated exponentials need ~e * eps terms and cancel ~eps * 1.44 bits; beyond
 #: this the engine answers
@@ -218,99 +223,8 @@ def _adjacent(lo, hi):
 # binomial route: (eps, delta)^(x)k
 
 
-def _binom_sum(k, x, y, lo, hi, weight=None):
-    """sum_{i=lo}^{hi} C(k, i) x^i y^(k-i) w(i) with 0 <= w <= 1, from the mode outwards; the
-    sum stops where the next terms (log-concave, so decreasing geometrically) are below the
-    working precision, with the geometric remainder bound added."""
-    if lo > hi:
-        return mpmath.mpf(0)
-    mode = int(math.floor((k + 1) * float(x)))
-    start = min(max(mode, lo), hi)
-    log_t0 = (mpmath.log(mpmath.binomial(k, start)) + start * mpmath.log(x) + (k - start) * mpmath.log(y))
-    t0 = mpmath.exp(log_t0)
-    w = weight or (lambda i: 1)
-    total = t0 * w(start)
-    tiny = mpmath.mpf(2) ** (-mpmath.mp.prec - 10)
-    ratio_up = x / y
-    term = t0
-    i = start
-    while i < hi:                                # upwards
-        r = (k - i) / mpmath.mpf(i + 1) * ratio_up
-        term *= r
-        i += 1
-        total += term * w(i)
-        if i > mode and r < 1 and term * r / (1 - r) < tiny * total:
-            break
-    term = t0
-    i = start
-    while i > lo:                                # downwards
-        r = i / mpmath.mpf(k - i + 1) / ratio_up
-        term *= r
-        i -= 1
-        total += term * w(i)
-        if i < mode and r < 1 and term * r / (1 - r) < tiny * total:
-            break
-    return total
-
-
-class BinomialLaw(_Law):
-    """L = (k - 2I) eps with probability (1 - delta)^k, else +inf (under P) / -inf (under Q)."""
-
-    def __init__(self, eps: sp.Rational, delta: sp.Rational, k: int):
-        self.k = k
-        e = _mp(eps)
-        self.e = e
-        self.a = 1 / (1 + mpmath.exp(e))           # P-probability of a -eps step
-        self.b = 1 / (1 + mpmath.exp(-e))          # = 1 - a
-        d = _mp(delta)
-        self.keep = mpmath.exp(k * mpmath.log1p(-d)) if d < 1 else mpmath.mpf(0)
-        self.lost = -mpmath.expm1(k * mpmath.log1p(-d)) if d < 1 else mpmath.mpf(1)
-        self.pure = delta == 0
-
-    def atoms(self):
-        return [(self.k - 2 * i) * self.e for i in range(self.k, -1, -1)]
-
-    def p_inf(self):
-        return self.lost
-
-    q_minf = p_inf
-
-    def _i_of(self, t, strict_above):
-        """Index bounds: L > t  <=>  I < (k - t/eps)/2  <=>  I <= i_hi."""
-        v = (self.k - t / self.e) / 2
-        if strict_above:                         # I < v
-            return int(mpmath.ceil(v)) - 1
-        return int(mpmath.floor(v)) + 1          # L < t  <=>  I > v  <=>  I >= this
-
-    def p_above(self, t):
-        if t == mpmath.inf:
-            return mpmath.mpf(0)
-        return self.keep * _binom_sum(self.k, self.a, self.b, 0, min(self._i_of(t, True), self.k))
-
-    def p_below(self, t):
-        if t == mpmath.inf:
-            return self.keep
-        return self.keep * _binom_sum(self.k, self.a, self.b, max(self._i_of(t, False), 0), self.k)
-
-    def q_above(self, t):
-        return self.keep * _binom_sum(self.k, self.b, self.a, 0, min(self._i_of(t, True), self.k))
-
-    def q_below(self, t):
-        return self.keep * _binom_sum(self.k, self.b, self.a, max(self._i_of(t, False), 0), self.k)
-
-    def atom(self, t):
-        v = (self.k - t / self.e) / 2
-        i = int(mpmath.nint(v))
-        if i < 0 or i > self.k or abs(v - i) > mpmath.mpf(2) ** (-mpmath.mp.prec // 2):
-            return mpmath.mpf(0), mpmath.mpf(0)
-        c = mpmath.binomial(self.k, i) * self.keep
-        return c * self.a**i * self.b**(self.k - i), c * self.b**i * self.a**(self.k - i)
-
-    def hockey_finite(self, eps):
-        """sum over atoms L > eps of P(L) (1 - e^{eps - L}): non-negative terms, no cancellation."""
-        hi = min(self._i_of(eps, True), self.k)
-        e, k = self.e, self.k
-        return self.keep * _binom_sum(k, self.a, self.b, 0, hi, lambda i: -mpmath.expm1(eps - (k - 2 * i) * e))
+# (eps, delta)^(x)k and the lists of f_{eps,delta} steps: BinomialLaw and ConvolvedLaw of numeric.lattice_law
+# (one source of truth; imported at the top)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -473,7 +387,7 @@ def available(mechanism, k: int, params: dict | None = None) -> bool:
 
 def _check(record, k):
     """(k as an int, the route) or DomainError: no route, or beyond the route's size limits."""
-    k = int(parse_in("k", k, "k"))
+    k = int(parse_in("count", k, "k"))
     route = _route(record)
     if route is None:
         raise DomainError("mechanism", str(record), "a record with an exact composition route (G_mu, "
@@ -512,8 +426,11 @@ def tradeoff(mechanism, params, k, alpha, digits: int = 15) -> ExactValue:
     k, (kind, value) = _check(_record(mechanism, params), k)
     if kind == GDP:
         return gdp_tradeoff([(value, k)], alpha, digits)
+    return _tradeoff_of(_law(kind, value, k), kind, alpha, digits)
+
+
+def _tradeoff_of(make, kind, alpha, digits):
     a = parse_in("alpha", alpha, "alpha")
-    make = _law(kind, value, k)
 
     def run(which):
         def compute():
@@ -532,8 +449,11 @@ def delta(mechanism, params, k, eps, digits: int = 15) -> ExactValue:
     k, (kind, value) = _check(_record(mechanism, params), k)
     if kind == GDP:
         return gdp_delta([(value, k)], eps, digits)
+    return _delta_of(_law(kind, value, k), kind, eps, digits)
+
+
+def _delta_of(make, kind, eps, digits):
     e = parse_in("at_eps", eps, "eps")
-    make = _law(kind, value, k)
 
     def compute():
         v = make().delta(_mp(e))
@@ -548,10 +468,89 @@ def eps(mechanism, params, k, delta_, digits: int = 15) -> ExactValue:
     k, (kind, value) = _check(_record(mechanism, params), k)
     if kind == GDP:
         return gdp_eps([(value, k)], delta_, digits)
+    return _eps_of(_law(kind, value, k), kind, delta_, digits)
+
+
+def _eps_of(make, kind, delta_, digits):
     d = parse_in("at_delta", delta_, "delta")
-    make = _law(kind, value, k)
 
     def compute():
         v = make().eps(_mp(d))
         return Exact(0) if v == 0 else v
     return ExactValue(verified(compute, digits), None, kind)
+
+
+# ----------------------------------------------------------------------------------------------
+# lists of f_{eps,delta} steps (numeric.lattice_law): the lattice route
+
+LATTICE = "lattice"
+
+
+def lattice_components(entries):
+    """[(record, count)] -> (components, zero): components [(eps, count, [(delta, count), ...])] merged by
+    eps (Fractions, eps > 0, ascending) and zero the [(delta, count)] of the eps = 0 steps; None when a record
+    has no rational EPS_DELTA fact."""
+    from fractions import Fraction
+    groups, zero = {}, []
+    for record, count in entries:
+        pair = record.fact(K.EPS_DELTA)
+        if pair is None or not all(getattr(v, "is_Rational", False) for v in pair):
+            return None
+        e, d = (Fraction(int(v.p), int(v.q)) for v in pair)
+        (zero if e == 0 else groups.setdefault(e, [])).append((d, int(count)))
+    comps = [(e, sum(c for _, c in ds), ds) for e, ds in sorted(groups.items())]
+    return comps, zero
+
+
+def lattice_cost(entries):
+    """Predicted work of the lattice route (binomial terms, or the convolved table's term pairs), None when
+    it does not apply or is beyond its limits (k > MAX_K_BINOMIAL, a table above MAX_CONVOLVED)."""
+    from .lattice_law import MAX_CONVOLVED, convolved_size
+    got = lattice_components(entries)
+    if got is None:
+        return None
+    comps, _ = got
+    if len(comps) <= 1:
+        k = comps[0][1] if comps else 0
+        return None if k > MAX_K_BINOMIAL else 40 * int(math.sqrt(k) + 1)
+    n = convolved_size([(e, k, ds) for e, k, ds in comps])
+    return n if n <= MAX_CONVOLVED else None
+
+
+def _lattice_law(entries):
+    comps, zero = lattice_components(entries)
+    if not comps:
+        def make():
+            law = ZeroLossLaw(sp.S.Zero, 1)
+            from .lattice_law import _keep_lost
+            law.keep, law.lost = _keep_lost(zero)
+            return law
+        return make
+    if len(comps) == 1:
+        e, k, ds = comps[0]
+        return lambda: BinomialLaw(e, ds + zero, k)
+    comps = [(e, k, ds + (zero if j == 0 else [])) for j, (e, k, ds) in enumerate(comps)]
+    return lambda: convolved(comps)
+
+
+def _lattice_checked(entries):
+    if lattice_cost(entries) is None:
+        raise DomainError("mechanisms", str([str(r) for r, _ in entries]), "f_{eps,delta} steps with rational "
+                          f"parameters, at most {MAX_K_BINOMIAL} of one eps or a convolved lattice within its limit")
+    return _lattice_law(entries)
+
+
+def lattice_tradeoff(entries, alpha, digits: int = 15) -> ExactValue:
+    """f(alpha) and the power of the composition of [(record, count)] f_{eps,delta} steps."""
+    check_digits(digits)
+    return _tradeoff_of(_lattice_checked(entries), LATTICE, alpha, digits)
+
+
+def lattice_delta(entries, eps, digits: int = 15) -> ExactValue:
+    check_digits(digits)
+    return _delta_of(_lattice_checked(entries), LATTICE, eps, digits)
+
+
+def lattice_eps(entries, delta_, digits: int = 15) -> ExactValue:
+    check_digits(digits)
+    return _eps_of(_lattice_checked(entries), LATTICE, delta_, digits)

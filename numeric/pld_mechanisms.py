@@ -134,6 +134,10 @@ class LossModel:
     lo = -math.inf
     hi = math.inf
     atoms: tuple = ()
+    #: True when the finite loss is exactly the listed atoms (no density part, no unlisted atoms): the
+    #: engine then uses the atoms themselves as both step measures when they lie on its grid
+    #: (``numeric.pld._lattice_measure``)
+    atomic = False
 
     def p_inf(self):
         from flint import arb
@@ -236,6 +240,8 @@ class Laplace(LossModel):
 
 class PureDP(LossModel):
     """Randomized response with parameter eps: the dominating pair of pure eps-DP."""
+
+    atomic = True
 
     def __init__(self, eps, delta=0):
         self.eps = exact(eps, "eps")

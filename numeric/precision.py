@@ -141,3 +141,18 @@ def format_number(value, digits: int) -> str:
     if value == 0:
         return "0"
     return _nstr(value, digits, strip_zeros=False, min_fixed=-4, max_fixed=digits)
+
+
+def format_outward(value, digits: int, up: bool) -> str:
+    """``format_number`` of one end of a certified bracket, rounded outward (up for an upper end, down for a
+    lower one), so that the printed bracket still contains the computed one (rounding to nearest printed
+    the lower end 9.9999999999999982e-8 of a bracket around the exact 1 - (1 - 1e-7) as 1.00000000000000e-7)."""
+    text = format_number(value, digits)
+    if text in ("0", "inf", "-inf"):
+        return text
+    with mpmath.workdps(digits + 30):
+        x, printed = mpmath.mpf(value), mpmath.mpf(text)
+        if (printed >= x) if up else (printed <= x):
+            return text
+        unit = mpmath.mpf(10) ** (int(mpmath.floor(mpmath.log10(abs(x)))) - digits + 1)
+        return format_number(x + unit if up else x - unit, digits)

@@ -39,26 +39,14 @@ def register(sub):
 
 def _reference(plan, args):
     """(kind, lower, upper): 'exact' with lower = upper, or 'bracket' from the engine, or None."""
-    from numeric import compose_exact as X
 
-    from .compose_fdp import GDP, _components, _exact_route
+    from .compose_fdp import _components, _exact_route, exact_query
     digits = args.digits
     route = _exact_route(plan)
     if route is not None:
-        kind, values, k = route
-        if kind == GDP:
-            if args.alpha is not None:
-                v = X.gdp_tradeoff(values, args.alpha, digits).value
-            elif args.at_eps is not None:
-                v = X.gdp_delta(values, args.at_eps, digits).value
-            else:
-                v = X.gdp_eps(values, args.at_delta, digits).value
-        elif args.alpha is not None:
-            v = X.tradeoff(values, None, k, args.alpha, digits).value
-        elif args.at_eps is not None:
-            v = X.delta(values, None, k, args.at_eps, digits).value
-        else:
-            v = X.eps(values, None, k, args.at_delta, digits).value
+        which, at = (("tradeoff", args.alpha) if args.alpha is not None else ("delta", args.at_eps)
+                     if args.at_eps is not None else ("eps", args.at_delta))
+        v = exact_query(route, which, at, digits).value
         return "exact", v, v
     components, limit = _components(plan)
     if limit is not None or not components:

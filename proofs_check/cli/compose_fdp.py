@@ -4,13 +4,19 @@ Components come from MECH PARAMS --k K, or from a spec file (derive/spec.py).  T
 two-sided bracket from the certified privacy-loss engine (numeric/pld.py, numeric/pld_mechanisms.py):
 at --alpha: beta, beta_lower, beta_upper, power = 1 - beta_lower; at --at-eps: delta, delta_lower,
 delta_upper; at --at-delta: eps, eps_lower, eps_upper.  The unsuffixed value is the privacy-safe end.
-``certified`` is the engine's (proved up to the two floating-point assumptions its docstring states).
+``certified`` is the engine's (proved up to the two floating-point assumptions its docstring states);
+the printed ends are rounded outward (``numeric.precision.format_outward``), so the printed bracket holds the computed one.
 
 ``--method exact`` (and ``auto``, the default, whenever a route applies) answers from the exact
-routes of numeric/compose_exact.py instead: any list of Gaussians (GDP composition), and k copies
-of one randomized-response, approx-dp or Laplace step (the binomial / Kairouz-Oh-Viswanath and
-k-fold Laplace laws); ``method`` is then "exact", lower = upper = the value to --digits verified
-digits.  Anything else is composed by the numeric engine (``method`` "numeric").
+routes of numeric/compose_exact.py instead: any list of Gaussians (GDP composition); k <= 10^7 copies
+of one randomized-response, geometric, approx-dp or Laplace step (the binomial / Kairouz-Oh-Viswanath
+and k-fold Laplace laws); and any list of f_{eps,delta} steps (randomized response, geometric,
+approx-dp: the lattice route of numeric/lattice_law.py, one binomial when the eps agree, else the
+convolution on their common lattice while it stays small); ``method`` is then "exact", lower = upper =
+the value to --digits verified digits.  Anything else is composed by the numeric engine (``method``
+"numeric").  ``auto`` weighs the predicted cost (``_engine_cheaper``): where the engine's bracket is
+comparably tight (the Laplace pair) and the exact route is predicted more than ENGINE_FACTOR times
+slower (the O(k^2) spline beyond k ~ 330), the engine answers.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 import time
 from functools import lru_cache
 
+from derive.errors import DomainError
 from derive.mechanisms import table as T
 
 from .common import (
@@ -38,6 +45,8 @@ SUBSAMPLED = T.with_capability(T.SUBSAMPLE_ENGINE)
 #: the limits ``_components`` decides (plot.py reads them too); GDP: the route of a list of G_mu steps
 IDENTITY, NO_PRIVACY = "identity", "no-privacy"
 GDP = "gdp"
+#: the exact route of a list of f_{eps,delta} steps (numeric.compose_exact.lattice_*)
+LATTICE = "lattice"
 
 
 def add_engine_mechanism(p) -> None:
@@ -70,9 +79,11 @@ def register(kinds, out):
     q.add_argument("--at-eps", type=number("at_eps", "eps"), action=Once, help="delta(eps)")
     q.add_argument("--at-delta", type=number("at_delta", "delta"), action=Once, help="eps(delta)")
     f.add_argument("--method", choices=("exact", "numeric", "auto"), default="auto",
-                   help="exact: closed routes (any list of gaussians; k copies of one randomized-response, "
-                        "approx-dp or laplace step), verified to --digits; numeric: the certified engine "
-                        "(15 digits at most); auto (default): exact where a route applies, else numeric")
+                   help="exact: closed routes (any list of gaussians; lists of randomized-response, geometric "
+                        "or approx-dp steps; k copies of one laplace step), verified to --digits; numeric: the "
+                        "certified engine (15 digits at most); auto (default): exact where a route applies, "
+                        "unless its predicted time is far above the engine's and the engine's bracket is "
+                        "comparably tight (a long laplace composition), else numeric")
     f.set_defaults(func=cmd_fdp)
 
 
@@ -224,17 +235,19 @@ def _exact_limit(kind, args):
 
 def cmd_fdp(args):
     from numeric import pld
-    from numeric.precision import format_number
     plan, shown = _plan(args)
     components, limit = _components(plan, engine=False)          # the limits first
     route = _exact_route(plan) if limit is None else None
+    if route is not None and args.method == "auto" and _engine_cheaper(route):
+        route = None
     if limit is None and (route is None or args.method == "numeric"):
         components, limit = _components(plan)
     if args.method == "exact" and limit is None and route is None:
         from numeric.compose_exact import MAX_EPS_LAPLACE, MAX_K_BINOMIAL, MAX_K_LAPLACE
         raise UsageError("method=exact: no exact route for this composition (exact routes: any list of "
-                         f"gaussians; k <= {MAX_K_BINOMIAL} copies of one randomized-response or approx-dp "
-                         f"step; k <= {MAX_K_LAPLACE} copies of one laplace step with eps <= {MAX_EPS_LAPLACE}); "
+                         f"gaussians; up to {MAX_K_BINOMIAL} randomized-response, geometric or approx-dp "
+                         "steps of one eps, or a few of several eps (a convolved lattice of limited size); "
+                         f"k <= {MAX_K_LAPLACE} copies of one laplace step with eps <= {MAX_EPS_LAPLACE}); "
                          "use --method numeric")
     if limit is None and args.at_delta is not None and float(args.at_delta) == 0:
         limit = _delta_zero(plan, args)
@@ -242,18 +255,27 @@ def cmd_fdp(args):
         limit = "delta-one"
     digits = min(args.digits, 15)
 
-    def fmt(v):
-        return format_number(v, digits)
+    from numeric.precision import format_outward
+
+    def fmt(v, up: bool):
+        return format_outward(v, digits, up)
 
     def compute():
         t0 = time.perf_counter()
         if limit is not None:
             return _limit_payload(limit, args, shown, t0)
+        engine_components = components
         if route is not None and args.method in ("exact", "auto"):
-            return _exact_payload(route, args, shown, t0)
+            try:
+                return _exact_payload(route, args, shown, t0)
+            except DomainError:
+                # a lattice query in the tails the convolved table drops: auto asks the engine instead
+                if args.method == "exact" or route[0] != LATTICE:
+                    raise
+                engine_components, _ = _components(plan)
         base = {**shown, "method": "numeric"}
         try:
-            comp = pld.compose(components)
+            comp = pld.compose(engine_components)
             if args.alpha is not None:
                 r = comp.tradeoff(args.alpha)
             elif args.at_eps is not None:
@@ -264,17 +286,17 @@ def cmd_fdp(args):
             raise UsageError("k: the composition's loss grid does not fit in memory (numpy could not allocate "
                              "it); use fewer compositions") from None
         if args.alpha is not None:
-            payload = {**base, "alpha": args.alpha, "beta": fmt(r.beta), "beta_lower": fmt(r.beta_lower),
-                       "beta_upper": fmt(r.beta_upper), "power": fmt(r.power)}
+            payload = {**base, "alpha": args.alpha, "beta": fmt(r.beta, False), "beta_lower": fmt(r.beta_lower, False),
+                       "beta_upper": fmt(r.beta_upper, True), "power": fmt(r.power, True)}
             line = (f"beta in [{payload['beta_lower']}, {payload['beta_upper']}] at alpha = {args.alpha}, "
                     f"power = {payload['power']}")
         elif args.at_eps is not None:
-            payload = {**base, "eps": args.at_eps, "delta": fmt(r.delta), "delta_lower": fmt(r.delta_lower),
-                       "delta_upper": fmt(r.delta_upper)}
+            payload = {**base, "eps": args.at_eps, "delta": fmt(r.delta, True), "delta_lower": fmt(r.delta_lower, False),
+                       "delta_upper": fmt(r.delta_upper, True)}
             line = f"delta in [{payload['delta_lower']}, {payload['delta_upper']}] at eps = {args.at_eps}"
         else:
-            payload = {**base, "delta": args.at_delta, "eps": fmt(r.eps), "eps_lower": fmt(r.eps_lower),
-                       "eps_upper": fmt(r.eps_upper)}
+            payload = {**base, "delta": args.at_delta, "eps": fmt(r.eps, True), "eps_lower": fmt(r.eps_lower, False),
+                       "eps_upper": fmt(r.eps_upper, True)}
             line = f"eps in [{payload['eps_lower']}, {payload['eps_upper']}] at delta = {args.at_delta}"
         payload.update({"certified": bool(r.certified), "seconds": round(time.perf_counter() - t0, 3),
                         "digits": digits})
@@ -298,12 +320,55 @@ def _exact_route(plan):
     if all(getattr(mu, "is_Rational", False) for mu, _ in mus):
         return (GDP, mus, None)
     from fractions import Fraction
+
+    from numeric.compose_exact import lattice_cost
     keys = {(name, tuple(sorted((k, Fraction(v)) for k, v in values.items()))) for name, values, _, _ in plan}
     if len(keys) != 1:
-        return None
+        # f_{eps,delta} steps of several kinds or parameters: the lattice route (numeric.lattice_law)
+        entries = [(_record(name, values), count) for name, values, count, _ in plan]
+        return (LATTICE, entries, None) if lattice_cost(entries) is not None else None
     record = _record(plan[0][0], plan[0][1])
     k = sum(count for _, _, count, _ in plan)
     return ("law", record, k) if available(record, k) else None
+
+
+#: measured seconds of one ``compose fdp`` query (2 cores, loaded): the engine ~3 s for one step kind at
+#: k <= 10^4 (laplace eps = 0.1: 3.2 s at k = 100, 4.4 s at 250, 5.2 s at 500); the exact Laplace spline
+#: 0.2 s at k = 100, 1.7 s at 250, 13.5 s at 500 (O(k^2) rational pieces, ~k^2.6 measured)
+ENGINE_SECONDS = 3.0
+LAPLACE_SECONDS_250 = 1.7
+#: auto prefers the engine only when the exact route is predicted this many times slower
+ENGINE_FACTOR = 2.0
+
+
+def _engine_cheaper(route) -> bool:
+    """--method auto's cost model: the engine answers instead of an exact route when the exact route's
+    predicted time exceeds ENGINE_FACTOR x the engine's *and* the engine's bracket is comparably tight for
+    that route.  Only the Laplace route qualifies: its engine bracket has relative width ~1e-5 (measured
+    at k = 100..500, every query), while for lattice steps (binomial, lattice routes) the engine's
+    bracket is loose at large k (RR(0.01) x 10^6: delta in [0.99997, 1], beta in [0, 3.2e-5] against
+    1.4e-18) and the exact route is cheap anyway (O(sqrt k) terms: 2 s at k = 10^7); GDP is closed form."""
+    from numeric import compose_exact as X
+    kind, record, k = route
+    if kind != "law":
+        return False
+    got = X._route(record)
+    if got is None or got[0] != X.LAPLACE_LAW:
+        return False
+    predicted = LAPLACE_SECONDS_250 * (k / 250) ** 2.6
+    return predicted > ENGINE_FACTOR * ENGINE_SECONDS
+
+
+def exact_query(route, which: str, at, digits: int):
+    """The ExactValue of an ``_exact_route`` at a query: ``which`` is "tradeoff" (at alpha), "delta" (at
+    eps) or "eps" (at delta)."""
+    from numeric import compose_exact as X
+    kind, values, k = route
+    if kind == GDP:
+        return {"tradeoff": X.gdp_tradeoff, "delta": X.gdp_delta, "eps": X.gdp_eps}[which](values, at, digits)
+    if kind == LATTICE:
+        return {"tradeoff": X.lattice_tradeoff, "delta": X.lattice_delta, "eps": X.lattice_eps}[which](values, at, digits)
+    return {"tradeoff": X.tradeoff, "delta": X.delta, "eps": X.eps}[which](values, None, k, at, digits)
 
 
 def _exact_payload(route, args, shown, t0):
@@ -322,21 +387,18 @@ def _exact_payload(route, args, shown, t0):
             extra = {"mu": format_number(sp.N(mu, digits + 10) if mu.is_number else mu, digits),
                      "mu_exact": str(mu), "latex": "G_{" + sp.latex(mu) + "}"}
     if args.alpha is not None:
-        r = (X.gdp_tradeoff(values, args.alpha, digits) if kind == GDP
-             else X.tradeoff(values, None, k, args.alpha, digits))
+        r = exact_query(route, "tradeoff", args.alpha, digits)
         beta, power = format_number(r.value, digits), format_number(r.complement, digits)
         payload = {**shown, "method": "exact", "alpha": args.alpha, "beta": beta, "beta_lower": beta,
                    "beta_upper": beta, "power": power}
         line = f"beta = {beta} at alpha = {args.alpha}, power = {power}"
     elif args.at_eps is not None:
-        r = (X.gdp_delta(values, args.at_eps, digits) if kind == GDP
-             else X.delta(values, None, k, args.at_eps, digits))
+        r = exact_query(route, "delta", args.at_eps, digits)
         v = format_number(r.value, digits)
         payload = {**shown, "method": "exact", "eps": args.at_eps, "delta": v, "delta_lower": v, "delta_upper": v}
         line = f"delta = {v} at eps = {args.at_eps}"
     else:
-        r = (X.gdp_eps(values, args.at_delta, digits) if kind == GDP
-             else X.eps(values, None, k, args.at_delta, digits))
+        r = exact_query(route, "eps", args.at_delta, digits)
         v = format_number(r.value, digits)
         payload = {**shown, "method": "exact", "delta": args.at_delta, "eps": v, "eps_lower": v, "eps_upper": v}
         line = f"eps = {v} at delta = {args.at_delta}"
@@ -345,7 +407,8 @@ def _exact_payload(route, args, shown, t0):
                     "digits": digits})
     what = {X.GDP: "exact: G_mu1 x ... x G_muk = G_sqrt(sum mu_i^2)",
             X.BINOMIAL: "exact: binomial Neyman-Pearson test (Kairouz-Oh-Viswanath)",
-            X.LAPLACE_LAW: "exact: k-fold Laplace privacy-loss law"}[r.route]
+            X.LAPLACE_LAW: "exact: k-fold Laplace privacy-loss law",
+            X.LATTICE: "exact: the composed privacy-loss law on the lattice of the steps' eps"}[r.route]
     return payload, [line + f"  ({what}, {digits} verified digits)"]
 
 

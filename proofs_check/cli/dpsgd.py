@@ -59,6 +59,11 @@ def cmd_dpsgd(args):
     def fmt(v):
         return None if v is None else format_number(v, digits)
 
+    def out(v, up):
+        """A certified end, rounded outward (numeric.precision.format_outward)."""
+        from numeric.precision import format_outward
+        return None if v is None else format_outward(v, digits, up)
+
     def compute():
         when = {"epochs": args.epochs} if args.epochs is not None else {"steps": args.steps}
         if args.target_eps is not None:
@@ -76,8 +81,8 @@ def cmd_dpsgd(args):
         else:
             payload["sigma"] = args.sigma
         if args.at_delta is not None:
-            payload.update({"delta": args.at_delta, "eps": fmt(r.eps), "eps_lower": fmt(r.eps_lower),
-                            "eps_upper": fmt(r.eps_upper), "mu_clt": fmt(r.mu_clt), "eps_clt": fmt(r.eps_clt)})
+            payload.update({"delta": args.at_delta, "eps": out(r.eps, True), "eps_lower": out(r.eps_lower, False),
+                            "eps_upper": out(r.eps_upper, True), "mu_clt": fmt(r.mu_clt), "eps_clt": fmt(r.eps_clt)})
             if r.clt_gap is not None:
                 payload["clt_gap"] = fmt(r.clt_gap)
             line = f"eps in [{payload['eps_lower']}, {payload['eps_upper']}] at delta = {args.at_delta}"
@@ -86,8 +91,8 @@ def cmd_dpsgd(args):
                 clt += f" ({'understates' if r.clt_gap < 0 else 'overstates'} the certified eps by " \
                        f"{format_number(abs(r.clt_gap), 4)})"
         else:
-            payload.update({"eps": args.at_eps, "delta": fmt(r.delta), "delta_lower": fmt(r.delta_lower),
-                            "delta_upper": fmt(r.delta_upper), "mu_clt": fmt(r.mu_clt)})
+            payload.update({"eps": args.at_eps, "delta": out(r.delta, True), "delta_lower": out(r.delta_lower, False),
+                            "delta_upper": out(r.delta_upper, True), "mu_clt": fmt(r.mu_clt)})
             line = f"delta in [{payload['delta_lower']}, {payload['delta_upper']}] at eps = {args.at_eps}"
             clt = f"CLT: mu = {payload['mu_clt']}"
         payload.update({"method": "numeric", "certified": bool(r.certified), "seconds": round(r.seconds, 3),

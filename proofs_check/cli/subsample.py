@@ -128,23 +128,24 @@ def _composed(args, mechanism, record, values, k, shown, t0):
         # a finite loss that is the atom L = 0, approx-dp at eps = 0 with delta > 0, lies on every grid)
         check_engine_parameter(*_privacy_parameter(mechanism, record, values))
     comp = pld.compose([(PS.subsampled_step(record, args.p, args.sampling), k)])
-    from numeric.precision import format_number
+    from numeric.precision import format_outward
     digits = min(args.digits, 15)
-    fmt = (lambda v: format_number(v, digits))
+    fmt = (lambda v, up: format_outward(v, digits, up))          # the bracket's ends rounded outward
     if args.alpha is not None:
         r = comp.tradeoff(args.alpha)
-        payload = {**shown, "k": k, "alpha": args.alpha, "beta": fmt(r.beta), "beta_lower": fmt(r.beta_lower),
-                   "beta_upper": fmt(r.beta_upper), "power": fmt(r.power)}
+        payload = {**shown, "k": k, "alpha": args.alpha, "beta": fmt(r.beta, False),
+                   "beta_lower": fmt(r.beta_lower, False), "beta_upper": fmt(r.beta_upper, True),
+                   "power": fmt(r.power, True)}
         line = f"beta in [{payload['beta_lower']}, {payload['beta_upper']}] at alpha = {args.alpha}"
     elif args.at_eps is not None:
         r = comp.delta(args.at_eps)
-        payload = {**shown, "k": k, "eps": args.at_eps, "delta": fmt(r.delta), "delta_lower": fmt(r.delta_lower),
-                   "delta_upper": fmt(r.delta_upper)}
+        payload = {**shown, "k": k, "eps": args.at_eps, "delta": fmt(r.delta, True),
+                   "delta_lower": fmt(r.delta_lower, False), "delta_upper": fmt(r.delta_upper, True)}
         line = f"delta in [{payload['delta_lower']}, {payload['delta_upper']}] at eps = {args.at_eps}"
     else:
         r = comp.eps(args.at_delta)
-        payload = {**shown, "k": k, "delta": args.at_delta, "eps": fmt(r.eps), "eps_lower": fmt(r.eps_lower),
-                   "eps_upper": fmt(r.eps_upper)}
+        payload = {**shown, "k": k, "delta": args.at_delta, "eps": fmt(r.eps, True),
+                   "eps_lower": fmt(r.eps_lower, False), "eps_upper": fmt(r.eps_upper, True)}
         line = f"eps in [{payload['eps_lower']}, {payload['eps_upper']}] at delta = {args.at_delta}"
     payload.update({"method": "numeric", "certified": bool(r.certified), "digits": digits,
                     "seconds": round(time.perf_counter() - t0, 3)})
