@@ -180,7 +180,14 @@ from derive.errors import DomainError
 
 from . import pld_mechanisms as M
 from .display import ResultDisplay
-from .pld_discretise import StepMeasure, U, _step_measure, _step_state, discretise
+from .pld_discretise import (
+    StepMeasure,
+    U,
+    _lattice_measure,
+    _step_measure,
+    _step_state,
+    discretise,
+)
 from .pld_fft import (
     A1,
     FFT_SAFETY,
@@ -192,6 +199,7 @@ from .pld_fft import (
     compose_fft,
     grid_bounds,
 )
+from .pld_grid import default_grid
 from .solvers import bisect
 
 __all__ = [
@@ -266,34 +274,6 @@ def _entries(components):
     return out
 
 
-def _float_loss_var(model) -> float:
-    """Heuristic float64 variance of one step's loss under P (4096 cells of ``rough_range``); it only
-    chooses the default grid step, nothing certified depends on it."""
-    a, b = model.rough_range(0.0)
-    a, b = max(a, -1e6), min(b, 1e6)
-    if not b > a:
-        return 0.0
-    w = (b - a) / 4096
-    grid = a + w * np.arange(1, 4097)
-    with np.errstate(all="ignore"):
-        lm = model.log_cell_float(grid, w)
-    lm = np.where(np.isfinite(lm), lm, -np.inf)
-    if not np.isfinite(lm).any():
-        return 0.0
-    m = np.exp(lm - np.max(lm))
-    c = grid - w / 2
-    mean = float((m * c).sum() / m.sum())
-    return float((m * (c - mean) ** 2).sum() / m.sum())
-
-
-def _rational_gcd(values):
-    """The largest rational g with every value an integer multiple of g (positive Fractions)."""
-    g = values[0]
-    for a in values[1:]:
-        g = Fraction(math.gcd(g.numerator * a.denominator, a.numerator * g.denominator), g.denominator * a.denominator)
-    return g
-
-
 class Composition:
     """Certified numeric composition of a list of (mechanism, count)."""
 
@@ -322,44 +302,9 @@ class Composition:
     def _grid(self, h):
         if h is not None:
             return M.exact(h, "h")
-        K = sum(k for _, k in self.entries)
-        # default: h ~ 0.8e-2 / sqrt(K) * typical loss scale, snapped so that pure-DP atoms lie on it
-        # (0.5e-2 before the lower measure kept its first moment; DP-SGD: h = 2^-14, width 1.4e-4)
-        atoms = []
-        for mech, _ in self.entries:
-            for d in mech.directions:
-                for a in d.atoms:
-                    if a.value > 0:
-                        atoms.append(a.value)
-        g = _rational_gcd(atoms) if atoms else None
-        if atoms and all(isinstance(d, (M.PureDP,)) for mech, _ in self.entries for d in mech.directions):
-            return g
-        target = min(8e-3 / math.sqrt(K), 5e-3)
-        # a composition whose total loss spread is small (few weakly subsampled steps) needs a grid
-        # finer than its spread: at most 1/10 of the composed loss's standard deviation (finer grids
-        # cost knots in the long right tail of a subsampled step and did not narrow its bracket)
-        spread = math.sqrt(sum(k * _float_loss_var(d) for mech, k in self.entries for d in mech.directions[:1]))
-        if spread > 0:
-            target = min(target, spread / 10)
-        # a subsampled discrete step (numeric.pld_subsampled) has irrational atoms, never on a knot: its
-        # bracket is first order in h / (their distance from 0), so the grid resolves that distance (the
-        # pair itself, or the remove pair under a SymmetricHull)
-        scales = [s for mech, _ in self.entries for d in mech.directions
-                  for s in (getattr(d, "atom_scale", None), getattr(getattr(d, "base", None), "atom_scale", None)) if s]
-        if scales:
-            target = min(target, min(scales) / 256)
-        if atoms:
-            # every atom on a knot when their common lattice g is not much finer than the target: atomic
-            # steps are then exact (``_lattice_measure``), and distinct Laplace steps eps = 0.0100,
-            # 0.0101, ... (g = 1e-4) keep every atom second order (with only the smallest atom on the
-            # grid, 200 such steps had a relative width of 1e-2); else the smallest atom
-            e = g if g >= Fraction(target) / 16 else min(atoms)
-            m = max(1, math.ceil(float(e) / target))
-            return e / m
-        self._adapt = not scales and spread > 0
-        self._h_cap = min(5e-3, spread / 10) if spread > 0 else 5e-3
-        self._step_var = spread * spread / K
-        return Fraction(1, 2 ** math.ceil(-math.log2(target)))
+        choice = default_grid(self.entries)
+        self._adapt, self._h_cap, self._step_var = choice.adapt, choice.h_cap, choice.step_var
+        return choice.h
 
     #: relative eps accuracy the query-adapted grid aims at (the error model below is pessimistic by
     #: 2-4x on the DP-SGD grid of bench/dpsgd_grid.py)
@@ -844,34 +789,6 @@ class Composition:
                 at1 = w * a1[cross] + (1 - w) * b1[cross]
                 best = min(best, float(np.min(np.minimum(at0, at1))))
         return self._exp_down(ref + math.log(max(best, 1e-300)) - 1e-11)
-
-def _lattice_measure(model, h: Fraction, kind: str) -> StepMeasure | None:
-    """The step's own law as its upper or lower measure, when that is exact on the grid: the model is
-    ``atomic`` (its finite loss is exactly its listed atoms: randomized response, the (eps, delta) pair)
-    and every atom lies on hZ (checked in exact rationals).  Masses are Arb balls of the closed forms
-    rounded outward (up for "upper", down for "lower"), the +inf mass too; D of a measure grows with
-    every mass (Lemma 1's remark), so these dominate / are dominated by the true step.  None otherwise.
-    (The interpolating lower hull sampled D only at knots and lost a whole atom: 100 x RR(0.1) had
-    beta_upper = 0.996.)"""
-    if not getattr(model, "atomic", False) or not model.atoms:
-        return None
-    idx = []
-    for a in model.atoms:
-        q = a.value / h
-        if q.denominator != 1:
-            return None
-        idx.append(int(q))
-    from flint import ctx
-
-    from .pld_discretise import _down, _up
-    rnd = _up if kind == "upper" else _down
-    order = np.argsort(idx)
-    with ctx.workprec(M.PREC):
-        mass = [max(rnd(model.atoms[i].p_mass()), 0.0) for i in order]
-        inf_mass = max(rnd(model.p_inf()), 0.0) if model.p_inf() != 0 else 0.0
-    return StepMeasure(np.asarray([idx[i] for i in order], dtype=np.int64), np.array(mass), inf_mass, kind,
-                       "lattice")
-
 
 def _one_measure(model, h: Fraction, state, kind: str, scheme: str) -> StepMeasure:
     """``_lattice_measure`` where it applies (the exact law), else the discretised measure."""
