@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .errors import power_of_ten
+
 
 @dataclass(frozen=True)
 class Domain:
@@ -53,9 +55,25 @@ class Domain:
 def _show(value) -> str:
     value = Fraction(value)
     if value.denominator == 1:
-        return str(value.numerator)
+        return power_of_ten(value.numerator) or str(value.numerator)
     return str(float(value)) if float(value) == value else f"{value.numerator}/{value.denominator}"
 
+
+#: the largest value of a mechanism parameter (mu, eps).  Every computing command forms e^{-mu^2/2} or
+#: e^{-eps} (or its quantile's square) at the working precision, and the cost of that exponential grows
+#: with the digits of its exponent: mu = 1e1000 took 7-13 s for tradeoff/risk/link --to approx (gaussian,
+#: noise --family gaussian, classical-gaussian), mu = 1e4299 ran past any bound (issue #25 item 4).  At
+#: 1e308 (about the largest double) every command with every row of the mechanism table answered within
+#: ~3 s on the 2-core test machine (tradeoff, profile, latex, risk, posterior, link, cnd, subsample,
+#: compose fdp, plot, pr, fscore, auc, functional, clt; measured 2026-11-28: the slowest plot tradeoff
+#: gaussian, 2.9 s; link --to zcdp's first call takes 5 s at any mu, its SymPy derivation), as did
+#: semantics --eps, compose pure --eps and ztest --mu (each past 60 s at 1e4299).
+MAX_MECHANISM_PARAM = 10 ** 308
+#: the largest eps of the classical Gaussian mechanism: fscore's optimum for G_mu, mu = eps/sqrt(2 ln(1.25/
+#: delta)), needs the threshold t* ~ mu/2 to relative precision e^{-mu^2}-fine (alpha* = Phi(-t*)), so its
+#: cost grows with mu: eps = 1e100 takes 3.3 s, 1e150 18-22 s, 1e200 past 60 s (measured 2026-11-28; every
+#: other command answers at 1e308 as above)
+MAX_CLASSICAL_EPS = 10 ** 100
 
 #: the largest number of compositions the exact pure-DP routes accept (k = 10^4 takes ~0.3 s, linear in k)
 MAX_K = 10 ** 6
@@ -67,9 +85,10 @@ D = Domain
 #: the evaluators (numeric/) and the CLI (proofs_check/cli/).
 DOMAINS: dict[str, Domain] = {
     # mechanism parameters
-    "mu": D(0, None, meaning="GDP parameter mu >= 0 (mu = 0: perfect privacy)"),
-    "eps": D(0, None, meaning="privacy parameter eps >= 0"),
-    "eps_positive": D(0, None, low_open=True, meaning="privacy parameter eps > 0"),
+    "mu": D(0, MAX_MECHANISM_PARAM, meaning="GDP parameter mu >= 0 (mu = 0: perfect privacy), at most 1e308"),
+    "eps": D(0, MAX_MECHANISM_PARAM, meaning="privacy parameter eps >= 0, at most 1e308"),
+    "eps_classical": D(0, MAX_CLASSICAL_EPS, meaning="eps of the classical Gaussian mechanism, in [0, 1e100]"),
+    "eps_positive": D(0, MAX_MECHANISM_PARAM, low_open=True, meaning="privacy parameter eps > 0, at most 1e308"),
     "delta": D(0, 1, high_open=True, meaning="privacy parameter delta in [0, 1)"),
     "delta_positive": D(0, 1, low_open=True, high_open=True, meaning="delta in (0, 1)"),
     "n_sample": D(1, None, integer=True, meaning="population size n (an integer >= 1)"),
@@ -110,7 +129,7 @@ DOMAINS: dict[str, Domain] = {
     "sigma2": D(0, 10 ** 4, low_open=True, meaning="variance parameter sigma^2 of the discrete Gaussian, in (0, 1e4] "
                 "(its sums have ~10 sigma terms)"),
     "m": D(0, None, low_open=True, meaning="effect size m > 0"),
-    "mu_positive": D(0, None, low_open=True, meaning="GDP parameter mu > 0"),
+    "mu_positive": D(0, MAX_MECHANISM_PARAM, low_open=True, meaning="GDP parameter mu > 0, at most 1e308"),
     "delta_q": D(0, None, low_open=True, meaning="sensitivity of the mean, > 0 (default 1/n)"),
     "max_relative_beta_increase": D(0, None, low_open=True,
                                     meaning="largest relative increase of the type II error, > 0"),

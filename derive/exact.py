@@ -103,6 +103,10 @@ def check_range(name: str, value: sp.Rational, low=None, high=None, *,
 def _show(value: sp.Rational) -> str:
     """A short decimal rendering (never str() of a 100000-digit integer)."""
     import mpmath
+
+    from .errors import power_of_ten
+    if value.q == 1 and power_of_ten(value.p):          # a cap: 1e308, not 1.0e+308
+        return power_of_ten(value.p)
     if max(abs(value.p).bit_length(), value.q.bit_length()) > 120:
         with mpmath.workdps(20):        # mpf of a big int is binary (no int -> str): cheap at 10^1000000
             return mpmath.nstr(mpmath.mpf(value.p) / value.q, 6)

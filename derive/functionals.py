@@ -429,6 +429,9 @@ def closed_form(record: TradeOff, name: str) -> sp.Expr:
     reason = divergence(record, name)
     if reason is not None:
         raise DivergentFunctional(name, record, reason)
+    shift = _logistic_shift(record)
+    if shift is not None:
+        return _logistic_closed(name).xreplace({_LM: shift})
     law = slope_law(record)
     if not integrable(law):
         raise ValueError(f"{name} of {record}: log|f'| is not of the form a + b x + c log x on each piece "
@@ -450,6 +453,73 @@ def _closed_shape(law: SlopeLaw, name: str) -> sp.Expr:
         expr = sp.expand_log(sp.log(sp.simplify(total)) / _T, force=True)
         return sp.simplify(_finish(expr, law).xreplace({_T: ORDER - 1}))
     return _finish(_closed(law, name), law)
+
+
+# ---------------------------------------------------------------- the logistic pair ------------
+#
+# f = T(Logistic(0, 1), Logistic(m, 1)) = (1 - alpha)/(1 + c alpha), c = e^m - 1 (the noise family
+# "logistic" and the exponential mechanism, fact LOGISTIC_SHIFT).  Derived here: f'(alpha) = -e^m/(1 + c alpha)^2,
+# so g = log|f'| = m - 2 log(1 + c alpha).  With 1 + c alpha = e^s (s in [0, m]) and r = m - 2s,
+#     int_0^1 h(g(alpha)) d alpha = (1/c) int_0^m h(m - 2s) e^s ds = int_{-m}^{m} h(r) e^{-r/2} dr / (4 sinh(m/2)),
+# the law of the privacy loss r under P (its total mass is 1).  Every functional is then an integral of a
+# polynomial (or an exponential) times e^{a r} over [-m, m], split at a known point: |r|^3 at r = 0 and
+# |r + kl|^3 at r = -kl, which lies in (-m, 0) for every m > 0 (0 < kl = m coth(m/2) - 2 < m, since
+# coth x - 1 = 2/(e^{2x} - 1) < 1/x).  The closed forms replace tanh-sinh quadrature of log1p, which took
+# ~25-35 s at 1000 digits for each functional (issue #25 item 4).  At m = 0 (f = 1 - alpha) they are 0/0:
+# that record keeps the general route (g = 0).
+
+#: the shift m > 0 of the logistic pair and the integration variable r (the privacy loss)
+_LM = sp.Symbol("m", positive=True)
+_R = sp.Symbol("r", real=True)
+
+
+def _logistic_shift(record: TradeOff):
+    """The shift m (in the record's symbols) when the record is the logistic pair with m not 0, else None."""
+    from .mechanisms import facts as K
+    if K.LOGISTIC_SHIFT not in record.facts:
+        return None
+    value = record.fact(K.LOGISTIC_SHIFT)
+    if value.is_zero:
+        return None
+    return as_expr(record.facts[K.LOGISTIC_SHIFT][0])
+
+
+def _exp_poly(p: sp.Expr, rate: sp.Expr, lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
+    """int_lo^hi p(r) e^(rate r) dr for a polynomial p in r and a rate that is not 0, by the antiderivative
+    e^(rate r) sum_j (-1)^j p^(j)(r)/rate^(j+1) (its derivative telescopes to p e^(rate r))."""
+    terms, d, j = [], sp.expand(p), 0
+    while d != 0:
+        terms.append((-1) ** j * d / rate ** (j + 1))
+        d, j = sp.diff(d, _R), j + 1
+    anti = sp.Add(*terms)
+    return sp.exp(rate * hi) * anti.xreplace({_R: hi}) - sp.exp(rate * lo) * anti.xreplace({_R: lo})
+
+
+@lru_cache(maxsize=16)
+def _logistic_closed(name: str) -> sp.Expr:
+    """The functional ``name`` of the logistic pair with shift _LM > 0 (derivation above); renyi in ORDER."""
+    m, r, half = _LM, _R, sp.Rational(1, 2)
+    mass = 4 * sp.sinh(m / 2)
+
+    def mean(p, lo=-m, hi=m):
+        return _exp_poly(p, -half, lo, hi) / mass
+    kl = -mean(r)
+    if name == "kl":
+        return kl
+    if name == "kappa2":
+        return mean(r ** 2)
+    if name == "kappa3":
+        return mean(r ** 3, 0, m) - mean(r ** 3, -m, 0)
+    if name == "kappabar3":
+        return mean((r + kl) ** 3, -kl, m) - mean((r + kl) ** 3, -m, -kl)
+    if name == "mu3":
+        return mean((r + kl) ** 3)
+    if name == "tv":               # int (1 - e^r)_+ against the law: r < 0
+        return (_exp_poly(sp.S.One, -half, -m, 0) - _exp_poly(sp.S.One, half, -m, 0)) / mass
+    if name == "renyi":            # 1/(lambda - 1) log E[e^{-(lambda - 1) r}]
+        t = ORDER - 1
+        return sp.log(_exp_poly(sp.S.One, -(t + half), -m, m) / mass) / t
+    raise ValueError(name)
 
 
 def integrable(law: SlopeLaw) -> bool:

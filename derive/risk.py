@@ -95,12 +95,62 @@ def _quantile_substitution(expr):
     out = expr.replace(lambda e: isinstance(e, PhiInv), repl)
     if not found or out.has(alpha):
         return None
+    out, back = _constants_as_symbols(out)
     out = sp.powsimp(sp.expand(sp.simplify(out)), combine="exp")
     try:
         v = sp.limit(out, _t, sp.oo)
     except (NotImplementedError, TypeError, ValueError):
         return None
+    if not _usable(v):
+        return None
+    v = v.xreplace(back)
     return v if _usable(v) else None
+
+
+#: a Rational whose numerator or denominator has more bits than this is a constant to name (10^-300 has 997)
+_BIG_RATIONAL_BITS = 64
+
+
+def _constants_as_symbols(expr):
+    """``expr`` with each maximal constant subexpression (free of t) named by a Dummy that carries its sign,
+    and the map back.
+
+    simplify/expand work on the constants' structure as well as on t's: for the classical Gaussian the
+    derivative of 1 - f at alpha = Phi(-t) is exp(t^2/2) exp(-(c - t)^2/2) with c = eps/sqrt(2 log(25/2)),
+    and with eps = 1e-3 or 1e-300 simplify spent 40 s and more rewriting the logarithm against the rational
+    (issue #25 item 4).  With c a positive symbol the same simplify takes milliseconds and sympy.limit in t
+    keeps to what the sign of c decides (it raises where the result would depend on more, e.g. on the
+    sign of c1 - c2, and the caller then falls back).  A constant whose sign cannot be certified
+    (``sign_of``) is left in place; one that is certainly 0 becomes 0.  Small rationals (the 1/2 of
+    t^2/2, exponents) stay: they are the structure simplify needs.
+    """
+    names: dict = {}
+
+    def visit(e):
+        if e.is_Rational:
+            if max(abs(e.p).bit_length(), e.q.bit_length()) <= _BIG_RATIONAL_BITS:
+                return e
+            return _name(e)
+        if e.is_number and not e.has(sp.oo, -sp.oo, sp.zoo, sp.nan):
+            return _name(e)
+        if not e.args:
+            return e
+        return e.func(*[visit(a) for a in e.args])
+
+    def _name(e):
+        if e in names:
+            return names[e]
+        sign = sign_of(e)
+        if sign is None:
+            names[e] = e
+        elif sign == 0:
+            names[e] = sp.S.Zero
+        else:
+            names[e] = sp.Dummy("c", positive=sign > 0, negative=sign < 0)
+        return names[e]
+
+    out = visit(expr)
+    return out, {d: e for e, d in names.items() if isinstance(d, sp.Dummy)}
 
 
 def _decide_heaviside(value: sp.Expr) -> sp.Expr:
@@ -302,10 +352,12 @@ def sup_attained(record: TradeOff, rho_value: sp.Expr) -> bool:
     diff = sp.simplify(to_erf(branch - rho_value * alpha))
     if diff == 0:
         return True
-    # not identically 0: a point of (0, 1e-3] where the difference is definitely nonzero decides it
+    # not identically 0: a point of (0, 1e-3] where the difference is certainly nonzero decides it.  The
+    # sign is certified by evalf(strict=True) (sign_of), not read off a fixed absolute threshold: for the
+    # exponential mechanism at eps = 1e-300 the difference is -alpha^2 e^eps expm1(eps)/(1 + expm1(eps) alpha),
+    # about -1e-306 at alpha = 1e-3, nonzero but below any threshold fixed in advance (issue #25 item 4)
     for a in (sp.Rational(1, 10**3), sp.Rational(1, 10**6)):
-        value = sp.N(diff.subs(alpha, a), 50)
-        if value.is_number and abs(value) > sp.Float("1e-40", 50):
+        if sign_of(diff.subs(alpha, a)) in (1, -1):
             return False
     raise ValueError(f"{record.name}: SymPy could not decide whether 1 - f = rho alpha near 0 ({diff})")
 

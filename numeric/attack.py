@@ -227,11 +227,17 @@ def _gaussian_optimum(record, env, digits):
         def probe(t):
             value = h(t)
             return value < 0, lambda: value / slope(t)
-        lo, hi = mpmath.mpf(-1), mpmath.mpf(1)
-        while h(lo) > 0:
-            lo *= 2
-        while h(hi) < 0:
-            hi *= 2
+        # the bracket grows around t = mu/2, where mu t - mu^2/2 (the dominant part of h) vanishes: at
+        # mu = 1e300 the root lies within 1/mu of it, and doubling out from [-1, 1] took ~1000 evaluations of
+        # h (each an e^{-t^2/2} with a 2000-bit exponent: fscore classical-gaussian --eps 1e300 ran past 30 s)
+        # (offsets, not ends, are doubled: centre - 1 rounds to centre at 1e300)
+        centre = mu / 2
+        down = up = mpmath.mpf(1)
+        while h(centre - down) > 0:
+            down *= 2
+        while h(centre + up) < 0:
+            up *= 2
+        lo, hi = centre - down, centre + up
         # relative tolerance (the Newton step against |t|; the bracket halves at least every other step, so
         # 2 prec + 40 steps always reach it)
         t = newton_in_bracket(probe, lo, hi, mpmath.ldexp(1, -mpmath.mp.prec + 4), 2 * mpmath.mp.prec + 40)

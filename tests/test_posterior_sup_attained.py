@@ -58,3 +58,28 @@ def test_mutation_never_attained_fails_the_claim(monkeypatch):
     monkeypatch.setattr(R, "sup_attained", lambda record, rho: False)
     (c,) = checker.select(claim_id="DF-post-sup")
     assert checker.evaluate(c, timeout=120)["status"] == "FAILED"
+
+
+def test_exponential_at_a_tiny_eps_is_decided_not_attained():
+    """Issue #25 item 4: `risk exponential --eps 1e-300 --outcomes 2` ended in a bare ValueError: the
+    difference 1 - f - rho alpha, about -1e-306 at alpha = 1e-3, was read against a fixed threshold 1e-40.
+    Reference: the logistic pair's power e^eps a/(1 + (e^eps - 1) a) (derive/mechanisms/exponential.py's
+    docstring, written here again) minus e^eps a, in plain mpmath at 700 digits: negative at a = 1e-3, so
+    the ratio stays below rho = e^eps and the supremum is not attained.  Mutation: at eps = 0 (1 - f = alpha
+    = rho alpha) it is attained."""
+    with mpmath.workdps(700):
+        eps, a = mpmath.mpf(10) ** -300, mpmath.mpf("1e-3")
+        diff = mpmath.exp(eps) * a / (1 + mpmath.expm1(eps) * a) - mpmath.exp(eps) * a
+        assert -1e-305 < diff < -1e-307
+    rec = derive.exponential("1e-300", 2)
+    assert R.sup_attained(rec, R.rho(rec).value) is False
+    flat = derive.exponential("0", 2)
+    assert R.sup_attained(flat, R.rho(flat).value) is True
+
+
+def test_cli_risk_exponential_at_a_tiny_eps_answers():
+    from cli_runner import run
+    d = run(("risk", "exponential", "--eps", "1e-300", "--outcomes", "2", "--json")).json()
+    # rho = e^eps = 1 + 1e-300 and sup p_post = rho/(rho + 1) at prior 1/2: 1/2 + 2.5e-301, both print as such
+    assert d["failure"] == "none" and d["posterior_sup_attained"] is False
+    assert d["rho"] == "1.00000000000000" and d["posterior_sup"] == "0.500000000000000"

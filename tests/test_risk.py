@@ -26,6 +26,7 @@ import mpmath
 import pytest
 
 import derive
+from derive import risk as R_limits
 from derive.errors import DomainError
 from exact_refs import DIGITS, TOL, close, laplace_power, q, qc, val
 from numeric import risk as NR
@@ -367,3 +368,54 @@ def test_negative_parameter(ctor, param):
     with pytest.raises(DomainError) as exc:
         getattr(derive, ctor)("-1")
     assert exc.value.parameter == param
+
+
+# ------------------------------------------------------------------ issue #25 item 4: tiny eps of G_mu
+
+
+def test_classical_gaussian_tiny_eps_answers_in_seconds():
+    """`risk classical-gaussian --eps 1e-300 --delta 0.1 --digits 30` ran past 40 s (sympy.simplify of
+    rho's L'Hopital limit with mu = eps/sqrt(2 log(25/2)) written out).  mu > 0, so G_mu is graceful:
+    f(0) = 1, rho = inf, sup p_post = 1 not attained (DF-Table1, by hand).  Reference for rho_alpha0 at
+    alpha0 = 0.01: Phi(PhiInv(0.01) + mu)/0.01 in plain mpmath (ncdf, erfinv) at 60 digits; with mu ~ 4e-301
+    it is 1 to 30 digits."""
+    import time
+
+    from cli_runner import run
+    start = time.monotonic()
+    d = run(("risk", "classical-gaussian", "--eps", "1e-300", "--delta", "0.1", "--digits", "30", "--json")).json()
+    assert time.monotonic() - start < 20
+    assert d["failure"] == "graceful" and d["rho"] == "inf" and d["posterior_sup_attained"] is False
+    with mpmath.workdps(60):
+        mu = mpmath.mpf(10) ** -300 / mpmath.sqrt(2 * mpmath.log(mpmath.mpf("12.5")))
+        z = -mpmath.sqrt(2) * mpmath.erfinv(1 - 2 * mpmath.mpf("0.01"))
+        want = mpmath.ncdf(z + mu) / mpmath.mpf("0.01")
+        assert abs(mpmath.mpf(d["rho_alpha0"]) - want) < mpmath.mpf("1e-29")
+
+
+def test_classical_gaussian_small_eps_rho_alpha0_against_mpmath():
+    """eps = 1e-3 was as slow (simplify against the rational 1/1000); here the digits are visible:
+    rho_alpha0 = Phi(PhiInv(0.01) + mu)/0.01, mu = 1e-3/sqrt(2 log 12.5), in plain mpmath at 60 digits."""
+    out = NR.risk(derive.classical_gaussian("1e-3", "0.1"), "0.01", "0.5", 30)
+    assert out.failure == "graceful"
+    with mpmath.workdps(60):
+        mu = mpmath.mpf("1e-3") / mpmath.sqrt(2 * mpmath.log(mpmath.mpf("12.5")))
+        z = -mpmath.sqrt(2) * mpmath.erfinv(1 - 2 * mpmath.mpf("0.01"))
+        want = mpmath.ncdf(z + mu) / mpmath.mpf("0.01")
+        assert abs(want - 1) > mpmath.mpf("1e-4")          # the answer is not the mu = 0 one
+        assert abs(mpmath.mpf(out.rho_alpha0) - want) < mpmath.mpf("1e-28")
+
+
+@pytest.mark.parametrize("coefficient, want", [("log(3) - log(2)", 0), ("log(2) - log(3)", "oo")])
+def test_quantile_substitution_with_named_constants(coefficient, want):
+    """The constants of the expression are named by signed symbols before simplify
+    (derive.risk._constants_as_symbols); a limit that depends on them must still come out right.
+    exp(c PhiInv(alpha)) with PhiInv(alpha) -> -oo as alpha -> 0+: 0 for c > 0, oo for c < 0 (by hand;
+    log 3 > log 2).  The two signs guard against a substitution that loses the sign of c."""
+    import sympy as sp
+
+    from derive.special import PhiInv
+    from derive.symbols import alpha
+    c = sp.log(3) - sp.log(2) if coefficient.startswith("log(3)") else sp.log(2) - sp.log(3)
+    got = R_limits._quantile_substitution(sp.exp(c * PhiInv(alpha)))
+    assert got == (sp.S.Zero if want == 0 else sp.oo)

@@ -81,14 +81,14 @@ def classical_gaussian(eps=None, delta=None) -> TradeOff:
     proved for eps < 1 only (Dwork and Roth 2014, Thm A.1); the trade-off
     function G_mu itself is exact for every eps.
     """
-    e, ve = bind(sy.eps, eps, "eps")
+    e, ve = bind(sy.eps, eps, "eps_classical")
     d, vd = bind(sy.delta, delta, "delta_positive")
     m = classical_mu(e, d)
     tradeoff, power, paper, profile = _gaussian_forms(m)
     return TradeOff(
         name="classical-gaussian", parameters=(sy.eps, sy.delta), tradeoff=tradeoff,
         power=power, paper=paper,
-        domain=described(eps="eps", delta="delta_positive"),
+        domain=described(eps="eps_classical", delta="delta_positive"),
         citation="Liu, He, Chanyaswad, Wang, Mittal (2019) PoPETs, section 4.3 (sigma); " + CITATION_G,
         values={**ve, **vd}, profile=profile, profile_citation=CITATION_PROFILE,
         symmetric=True, pure_eps=None,

@@ -129,7 +129,7 @@ TABLE: tuple[Mechanism, ...] = (
               capabilities=frozenset({SUBSAMPLE, SELECT, ENGINE, SUBSAMPLE_ENGINE}),
               infinite_ok=("eps",), spread_params=("eps",)),
     Mechanism("classical-gaussian", "gaussian:classical_gaussian",
-              (("eps", "eps"), ("delta", "delta_positive")),
+              (("eps", "eps_classical"), ("delta", "delta_positive")),
               "Gaussian mechanism calibrated by sigma = sqrt(2 ln(1.25/delta)) / eps",
               capabilities=frozenset({SUBSAMPLE, ATTACK}), infinite_ok=("eps",), spread_params=("eps",)),
     Mechanism("uniform-sampling", "uniform_sampling:uniform_sampling", (("mu", "mu"), ("n", "n_sample")),
