@@ -140,3 +140,18 @@ def call_with_timeout(fn, seconds: float):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+# ------------------------------------------------------------------ one CLI parser per run
+@pytest.fixture(autouse=True, scope="session")
+def _one_cli_parser():
+    """``proofs_check.cli.main`` builds its whole argparse tree on every call (25-70 ms: 30 subcommands,
+    600 flags); the suite calls it in-process about 1500 times (the boundary and fuzz suites above all), so
+    ``main`` gets the tree built once per run.  Parsing leaves a parser unchanged (a fresh namespace per
+    call; ``Once`` keeps its state there), so every call parses exactly as with a fresh tree.  Tests that
+    inspect the tree call ``build_parser`` themselves (imported before this patch: a fresh tree)."""
+    import proofs_check.cli as cli
+    patch = pytest.MonkeyPatch()
+    patch.setattr(cli, "build_parser", lru_cache(maxsize=1)(cli.build_parser))
+    yield
+    patch.undo()

@@ -71,7 +71,11 @@ def test_clt_mu_catches_a_wrong_normalisation(monkeypatch):
     assert_failed("DRS-Thm3.5:rr")
 
 
+@pytest.mark.slow
 def test_band_catches_a_band_without_its_error_term(monkeypatch):
+    # slow (issue #25, the default run's budget): DRS-Thm3.5:band is the most expensive claim (7 s), run twice
+    # here; in the default run test_band_catches_swapped_sides below breaks the same claim's band containment
+    # check and requires FAILED (in well under a second).
     # (a smaller constant, 0.05, still contains these exact values: the claim tests containment, not
     # the sharpness of 0.56; gamma = 0 reduces the band to the CLT curve, which misses them)
     assert_passes("DRS-Thm3.5:band")

@@ -11,6 +11,7 @@ one inside a function, except an import of a package's own ``__init__`` from ins
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import re
 from pathlib import Path
@@ -28,9 +29,16 @@ def _py_files(package: str):
     return files
 
 
+@functools.lru_cache(maxsize=None)
+def _tree(path: Path):
+    """The parsed source of ``path``, parsed once per run (every test here only reads it)."""
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
+@functools.lru_cache(maxsize=None)
 def _imported_modules(path: Path):
     """Absolute names of every module imported by ``path`` (relative imports resolved)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = _tree(path)
     lazy = _lazy_targets(tree)
     # the package containing the module (for pkg/__init__.py that is pkg itself)
     package_parts = list(path.relative_to(ROOT).with_suffix("").parts)[:-1]
@@ -125,12 +133,12 @@ def _precision_assignments(tree):
 def test_no_global_precision_assignment(path):
     text = path.read_text(encoding="utf-8")
     assert not _GLOBAL_PRECISION.search(text), f"{path.relative_to(ROOT)}: {_GLOBAL_PRECISION.search(text).group(0)}"
-    assert not _precision_assignments(ast.parse(text)), f"{path.relative_to(ROOT)} sets the global precision"
+    assert not _precision_assignments(_tree(path)), f"{path.relative_to(ROOT)} sets the global precision"
 
 
 @pytest.mark.parametrize("path", LIBRARY_FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_eval_or_exec(path):
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     calls = [ast.unparse(n) for n in ast.walk(tree)
              if isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute))
              and (getattr(n.func, "id", None) in ("eval", "exec", "compile")
@@ -163,6 +171,7 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@functools.lru_cache(maxsize=1)
 def _import_graph():
     files = [p for pkg in PACKAGES for p in _py_files(pkg)]
     names = {_module_name(p) for p in files}
@@ -270,7 +279,7 @@ def test_small_units():
                 long_modules.append(f"{p.relative_to(root)}: {src.count(chr(10))} lines")
             if d == "proofs_check":
                 continue
-            for node in ast.walk(ast.parse(src)):
+            for node in ast.walk(_tree(p)):
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     n = node.end_lineno - node.lineno + 1
                     if n > 80:

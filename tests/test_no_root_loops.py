@@ -18,6 +18,7 @@ A loop that must stay where it is is named in ``ALLOWED`` ({path: {function: rea
 from __future__ import annotations
 
 import ast
+import functools
 import textwrap
 from pathlib import Path
 
@@ -308,9 +309,15 @@ def scan(root: Path = ROOT, packages=LIBRARY):
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def _library_scan():
+    """scan() of the library, once per run: both tests below read it (the scan takes several seconds)."""
+    return scan()
+
+
 def test_no_hand_written_root_loop_outside_numeric_solvers():
     bad = []
-    for rel, found in scan().items():
+    for rel, found in _library_scan().items():
         for line, func, why in found:
             if func.split(".")[-1] in ALLOWED.get(rel, {}) or func in ALLOWED.get(rel, {}):
                 continue
@@ -320,7 +327,7 @@ def test_no_hand_written_root_loop_outside_numeric_solvers():
 
 def test_the_allow_list_is_not_stale():
     """Every allow-listed function still holds a flagged loop (a migrated one leaves the list)."""
-    found = scan()
+    found = _library_scan()
     for rel, funcs in ALLOWED.items():
         flagged = {f for _, f, _ in found.get(rel, [])} | {f.split(".")[-1] for _, f, _ in found.get(rel, [])}
         for func, reason in funcs.items():
