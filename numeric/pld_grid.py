@@ -92,6 +92,11 @@ def default_grid(entries) -> GridChoice:
         e = g if g >= Fraction(target) / 16 else min(atoms)
         m = max(1, math.ceil(float(e) / target))
         return GridChoice(e / m)
-    return GridChoice(Fraction(1, 2 ** math.ceil(-math.log2(target))), adapt=not scales and spread > 0,
+    # a query may adapt the grid only where the loss is continuous (the error model of
+    # ``Composition._for_query`` is the second-order one of continuous losses): not for unlisted atoms
+    # (the discrete Gaussian's ``atom_places``, a subsampled step's ``knot_hints``)
+    discrete = any(hasattr(d, "atom_places") or hasattr(d, "knot_hints") or hasattr(getattr(d, "base", None), "atom_places")
+                   for mech, _ in entries for d in mech.directions)
+    return GridChoice(Fraction(1, 2 ** math.ceil(-math.log2(target))), adapt=not scales and spread > 0 and not discrete,
                       h_cap=min(5e-3, spread / 10) if spread > 0 else 5e-3, step_var=spread * spread / K)
 
