@@ -70,7 +70,6 @@ def run(args):
     path = Path(args.out)
     done = json.loads(path.read_text()) if path.exists() else {}
     cells = list(itertools.product(args.q, args.sigma, args.T, args.delta))
-    ref = json.loads(Path(args.reference).read_text()) if args.reference else {}
     warmed = False
     for q, s, T, d in cells:
         k = key(q, s, T, d)
@@ -83,14 +82,27 @@ def run(args):
         a = ours(q, s, T, d)
         b = peer(q, s, T, d)
         row = dict(q=q, sigma=s, T=T, delta=d, ours=a, peer=b, rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-        if k in ref:
-            row["reference"] = ref[k]
         done[k] = row
         path.write_text(json.dumps(done, indent=1))
         ratio = a["cpu"] / b["cpu"] if b else float("nan")
         rw = (a["hi"] - a["lo"]) / a["hi"] if a["hi"] else float("nan")
         print(f"{k}: ours [{a['lo']}, {a['hi']}] rel width {rw:.2e} {a['cpu']:.2f} s; "
               f"peer {b and b['eps']} {b and round(b['cpu'], 3)} s; ratio {ratio:.2f}", flush=True)
+
+
+def load_reference(path):
+    """The reference JSON indexed by (q, sigma, T, delta) as numbers (its keys spell them its own way)."""
+    if not path:
+        return {}
+    out = {}
+    for v in json.loads(Path(path).read_text()).values():
+        if isinstance(v, dict) and "q" in v:
+            out[(float(v["q"]), float(v["sigma"]), int(v["T"]), float(v["delta"]))] = v
+    return out
+
+
+def ref_of(ref, row):
+    return ref.get((float(Fraction(row["q"])), float(row["sigma"]), int(row["T"]), float(row["delta"])))
 
 
 def contains(row, ref):
@@ -107,12 +119,12 @@ def contains(row, ref):
 
 def markdown(args):
     rows = json.loads(Path(args.out).read_text())
-    ref = json.loads(Path(args.reference).read_text()) if args.reference else {}
+    ref = load_reference(args.reference)
     answered = [r for r in rows.values() if r["ours"]["lo"] is not None]
     refused = [r for r in rows.values() if r["ours"]["lo"] is None]
     ratios = [r["ours"]["cpu"] / r["peer"]["cpu"] for r in answered if r.get("peer")]
     widths = [(r["ours"]["hi"] - r["ours"]["lo"]) / r["ours"]["hi"] for r in answered if r["ours"]["hi"] > 0]
-    inside = [contains(r, ref.get(key(r["q"], r["sigma"], r["T"], r["delta"]), r.get("reference"))) for r in answered]
+    inside = [contains(r, ref_of(ref, r)) for r in answered]
     print(f"cells: {len(rows)}, answered {len(answered)}, refused {len(refused)}")
     if ratios:
         qs = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else [ratios[0]] * 3
@@ -129,7 +141,7 @@ def markdown(args):
     print("|---|---|---:|---|---|---:|---:|---:|---:|---:|---|")
     for r in rows.values():
         a, b = r["ours"], r.get("peer")
-        rf = ref.get(key(r["q"], r["sigma"], r["T"], r["delta"]), r.get("reference"))
+        rf = ref_of(ref, r)
         if a["lo"] is None:
             br, rw = f"refused: {a['reason'][:60]}", ""
         else:
@@ -137,7 +149,7 @@ def markdown(args):
             rw = f"{(a['hi'] - a['lo']) / a['hi']:.1e}" if a["hi"] > 0 else ""
         rt = f"{a['cpu'] / b['cpu']:.2f}" if b else ""
         c = contains(r, rf)
-        rtxt = "" if rf is None or rf.get("eps") is None else f"{rf['eps']:.9g} ({'inside' if c else 'OUTSIDE'})"
+        rtxt = "" if rf is None or rf.get("eps") is None else f"{rf['eps']:.10g} ({'inside' if c else 'OUTSIDE'})"
         print(f"| {r['q']} | {r['sigma']} | {r['T']} | {r['delta']} | {br} | {rw} | {a['cpu']:.2f} | "
               f"{'' if not b else format(b['eps'], '.8g')} | {'' if not b else format(b['cpu'], '.3f')} | {rt} | {rtxt} |")
 

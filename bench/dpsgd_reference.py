@@ -121,10 +121,15 @@ def _l1pmx(u):
     """log(1+u) - u for real u > -1, accurate also for tiny |u|."""
     u = np.asarray(u, dtype=float)
     out = np.log1p(u) - u
+    return _small_l1pmx(u, out)
+
+
+def _small_l1pmx(u, out):
+    """``out`` with its entries at |u| < 0.05 replaced by the series of log(1+u) - u,
+    -u^2/2 + u^3/3 - u^4/4 + ... up to u^14 (0.05^15/15 ~ 2e-21); real or complex u."""
     small = np.abs(u) < 0.05
     if np.any(small):
         us = u[small]
-        # -u^2/2 + u^3/3 - u^4/4 + ... up to u^14 (0.05^15/15 ~ 2e-21)
         acc = np.zeros_like(us)
         for k in range(14, 1, -1):
             acc = acc * us + ((-1.0) ** (k + 1)) / k
@@ -161,15 +166,7 @@ def _cexpm1(y):
 
 def _cl1pmx(u, logr):
     """log(1+u) - u for complex u (logr = log(1+u) given)."""
-    out = logr - u
-    small = np.abs(u) < 0.05
-    if np.any(small):
-        us = u[small]
-        acc = np.zeros_like(us)
-        for k in range(14, 1, -1):
-            acc = acc * us + ((-1.0) ** (k + 1)) / k
-        out[small] = acc * us * us
-    return out
+    return _small_l1pmx(u, logr - u)
 
 
 def _em1mx_w(w, logW, W):

@@ -211,23 +211,17 @@ def _loggamma_delta(eps, k, e, dps=40):
         return total
 
 
-def test_hundred_thousand_steps_against_loggamma_terms():
-    """RR(0.03) x 10^5 at eps = 20 (delta ~ 1e-5), and eps(1e-6): the exact route against the term-by-term sum."""
-    got = X.delta("randomized-response", {"eps": "0.03"}, 10**5, "20", 20).value
-    ref = _loggamma_delta("0.03", 10**5, "20")
+@pytest.mark.parametrize("eps0, k, at", [
+    ("0.03", 10**5, "20"),                                                   # delta ~ 1e-5
+    pytest.param("0.01", 10**6, "96.7", marks=pytest.mark.slow),             # delta ~ 1e-6
+])
+def test_delta_and_eps_against_loggamma_terms(eps0, k, at):
+    """RR(eps0) x k: delta at eps = at and eps(1e-6), the exact route against the term-by-term sum."""
+    got = X.delta("randomized-response", {"eps": eps0}, k, at, 20).value
+    ref = _loggamma_delta(eps0, k, at)
     assert abs(got - ref) <= mpmath.mpf(10) ** -18 * ref
-    e = X.eps("randomized-response", {"eps": "0.03"}, 10**5, "1e-6", 20).value
-    assert abs(_loggamma_delta("0.03", 10**5, e) - mpmath.mpf("1e-6")) <= mpmath.mpf(10) ** -17
-
-
-@pytest.mark.slow
-def test_million_steps_delta_against_loggamma_terms():
-    """RR(0.01) x 10^6 at eps = 96.7 (delta ~ 1e-6): the exact route against the term-by-term sum."""
-    got = X.delta("randomized-response", {"eps": "0.01"}, 10**6, "96.7", 20).value
-    ref = _loggamma_delta("0.01", 10**6, "96.7")
-    assert abs(got - ref) <= mpmath.mpf(10) ** -18 * ref
-    e = X.eps("randomized-response", {"eps": "0.01"}, 10**6, "1e-6", 20).value
-    assert abs(_loggamma_delta("0.01", 10**6, e) - mpmath.mpf("1e-6")) <= mpmath.mpf(10) ** -17
+    e = X.eps("randomized-response", {"eps": eps0}, k, "1e-6", 20).value
+    assert abs(_loggamma_delta(eps0, k, e) - mpmath.mpf("1e-6")) <= mpmath.mpf(10) ** -17
 
 
 def test_ten_million_steps_tradeoff_against_scipy():
