@@ -297,44 +297,52 @@ def compose_fft(items, h: Fraction, lam: float, eps_hint=None, window=None) -> C
                     mean, sig)
 
 
-#: block length of ``first_order``
-_BLOCK = 32
+#: longest block of ``first_order``
+_BLOCK = 1024
+
+
+def _block(a: float) -> int:
+    """``first_order``'s block length for the coefficient a: at most _BLOCK, and short enough that
+    a^B stays a normal float (> 1e-290), so that 1 / a^j is finite and exact to one rounding."""
+    if a <= 0:
+        return 1
+    return max(2, min(_BLOCK, int(650 / max(-math.log(a), 1e-300))))
 
 
 def first_order_roundings(n: int) -> int:
-    """K of ``first_order``'s error bound gamma_K for n values."""
-    levels = 0
-    while n > _BLOCK:
-        n = -(-n // _BLOCK)
-        levels += 1
-    return (3 * _BLOCK + 3) * levels + 2 * _BLOCK
+    """K of ``first_order``'s error bound gamma_K for n values: every block has B >= 2, so there are at
+    most ceil(log2 n) block levels, whatever the coefficient."""
+    return (4 * _BLOCK + 6) * math.ceil(math.log2(max(n, 2))) + 2 * _BLOCK
 
 
 def first_order(x: np.ndarray, a: float, b: float) -> np.ndarray:
-    """y with y_n = b x_n + a y_{n-1} (y_{-1} = 0; a, b >= 0), evaluated in blocks of ``_BLOCK``.
+    """y with y_n = b x_n + a y_{n-1} (y_{-1} = 0; a, b >= 0), evaluated in blocks of B = ``_block(a)``.
 
     (It replaced scipy.signal.lfilter, whose import pulls in scipy.stats: 1.6 s of CPU per process,
-    a third of a `dp-derive dpsgd` run.)  Within a block the partial sums are one matrix product
-    with the lower-triangular matrix b a^{i-j}; the values at the block ends obey the same recursion
-    with coefficient a^B, which is evaluated the same way (recursively); each value is its block's
-    partial sum plus a^{i+1} times the previous block's end value.
+    a third of a `dp-derive dpsgd` run.)  Within a block, with p_i = a^i (by repeated multiplication),
+    the partial sums are b p_i cumsum_j (x_j / p_j): three vectorised passes.  The values at the block
+    ends obey the same recursion with coefficient a^B = p_B, evaluated the same way (recursively); each
+    value is its block's partial sum plus p_{i+1} times the previous block's end value.  B keeps
+    p_B >= 1e-290, so no power is subnormal and 1 / p_j is finite.
 
     Rounding: every output is sum_j w_nj x_j with exact weights w_nj = b a^{n-j} >= 0 (for the
-    coefficients as given).  Follow one term through a level: its weight in the block matrix is a
-    float power of a (at most B - 1 products) times b, the block sum is a dot product of length <= B,
-    and the carried value is multiplied by a power a^{i+1} (at most B + 1 products) and added once:
-    at most 3B + 3 roundings per level; the top level (<= B values) is the sequential recursion, at
+    coefficients as given).  Follow one term through a level: p_j and p_i carry at most B - 1
+    roundings each, the division and the product with b one each, the cumulative sum at most B, the
+    product with p_i one; the carried value is multiplied by p_{i+1} (at most B + 1 roundings) and added
+    once: at most 4B + 6 roundings per level; the top level (<= B values) is the plain recursion, at
     most 2B more.  So each term carries a relative error of at most gamma_K with
-    K = ``first_order_roundings(n)`` = (3B + 3) v + 2B, v the number of block levels above the top (Higham, Lemmas 3.1 and 3.3;
-    FMA or any summation order inside a dot product only lowers it), i.e.
-    |computed - exact| <= gamma_K sum_j w_nj |x_j|.  Powers that underflow lose terms below 2^-1022
-    times the largest |x_j| (<= 1 + slack for the normalised tilted measures here), an absolute error
-    that the caller's TINY_NORMAL cut and LOGSLACK absorb, as they did for the sequential recursion."""
+    K = ``first_order_roundings(n)`` = (4 _BLOCK + 6) ceil(log2 n) + 2 _BLOCK (every block has B >= 2,
+    so there are at most ceil(log2 n) levels above the top) (Higham, Lemmas 3.1 and 3.3), i.e. |computed - exact| <= gamma_K sum_j w_nj |x_j|.
+    Terms lost to underflow of a whole product p_i (x_j / p_j) are below 2^-1022 times the largest
+    |x_j| (<= 1 + slack for the normalised tilted measures here), an absolute error that the caller's
+    TINY_NORMAL cut and LOGSLACK absorb, as they did for the sequential recursion."""
     x = np.asarray(x, dtype=float)
     n = len(x)
     if n == 0:
         return x.copy()
-    B = _BLOCK
+    if a <= 0:
+        return b * x
+    B = _block(a)
     if n <= B:
         y = np.empty(n)
         acc = 0.0
@@ -350,14 +358,12 @@ def first_order(x: np.ndarray, a: float, b: float) -> np.ndarray:
     pw[0] = 1.0
     for i in range(1, B + 1):
         pw[i] = pw[i - 1] * a
-    idx = np.arange(B)
-    lag = idx[:, None] - idx[None, :]
-    Lmat = np.where(lag >= 0, b * pw[np.clip(lag, 0, B)], 0.0)
-    inner = X @ Lmat.T                    # inner[k, i] = sum_{j <= i} b a^{i-j} x[kB + j]
-    ends = first_order(inner[:, B - 1], pw[B], 1.0)
-    prev = np.concatenate(([0.0], ends[:-1]))
-    y = inner + prev[:, None] * pw[1:B + 1][None, :]
-    return y.reshape(-1)[:n]
+    X /= pw[None, :B]
+    np.cumsum(X, axis=1, out=X)
+    X *= (b * pw[:B])[None, :]            # X[k, i] = sum_{j <= i} b a^{i-j} x[kB + j]
+    ends = first_order(X[:, B - 1], pw[B], 1.0)
+    X[1:] += ends[:-1, None] * pw[1:B + 1][None, :]
+    return X.reshape(-1)[:n]
 
 
 def grid_bounds(comp: Composed, which: str = "both"):
