@@ -693,7 +693,7 @@ def run_grid(path):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n")[0])
     ap.add_argument("--q", type=float)
     ap.add_argument("--sigma", type=float)
     ap.add_argument("--T", type=int)

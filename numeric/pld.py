@@ -326,14 +326,12 @@ class Composition:
           0.6, T = 10^4: eps = 461) needs a grid 8x coarser than the default, whose relative width
           was 8e-8 against the 1e-4 asked, at 20 s; a small eps with a large tilt (q = 0.001, sigma =
           5, T = 10^4: eps = 0.0595, lam = 130) needs one 32x finer (width 2.8e-2 at the default,
-          4.6e-5 on 2^-19).  When the finer grid's FFT window does not fit, the default grid answers.
-        * Knot tolerance: a knot gap lets a thin region carry an error of about its relative mass
-          times the gap squared.  The default 1e-7 / K ignores delta and the loss scale: at delta =
-          1e-10 the regions that decide eps are that thin (q = 0.001, sigma = 1.1, T = 100: relative
-          width 0.5 at the default, 7e-3 at 1e-13), and a step whose loss spreads over s_1 (standard
-          deviation) needs gaps well below s_1 (the sigma = 5 cell above: 5.3e-3 at the default on
-          2^-19, 1.4e-4 at 1e-13).  The tolerance is therefore at most 1e-4 delta and 1e-6 s_1^2
-          (floored at 1e-15)."""
+          4.6e-5 on 2^-19).  When the query's FFT window does not fit, the default grid answers.
+        * Knot tolerance: at most 1e-4 delta and 1e-6 s_1^2 (floored at 1e-15; s_1 a step's loss
+          standard deviation), below the default 1e-7 / K (by at most 100x: a knot costs Arb work,
+          and q = 1/60000, T = 100 asked for 857063 of them at 1e-15): the thin regions that decide eps at a small
+          delta, and gaps well below s_1, need it (q = 0.001, sigma = 1.1, T = 100, delta = 1e-10:
+          width 0.5 at the default, 7e-3 at 1e-13; the sigma = 5 cell above on 2^-19: 5.3e-3, 1.4e-4)."""
         if not self._adapt:
             return self
         h = self.h
@@ -348,7 +346,7 @@ class Composition:
                 h *= 2
             while h > model and h > self.h / 64:
                 h /= 2
-        tol = max(1e-15, min(self.tol, 1e-4 * float(delta), 1e-6 * self._step_var))
+        tol = max(1e-15, self.tol / 100, min(self.tol, 1e-4 * float(delta), 1e-6 * self._step_var))
         if h == self.h and tol == self.tol:
             return self
         sub = self._subs.get((h, tol))
@@ -590,9 +588,7 @@ class Composition:
             try:
                 r = sub.eps(dl)
             except DomainError:
-                if sub.h >= self.h:
-                    raise
-                r = None            # a finer grid whose FFT window is too large: the default grid answers
+                r = None            # the query's FFT window is too large: the default grid answers
             if r is not None:
                 return dataclasses.replace(r, seconds=time.perf_counter() - t0)
         e_up, e_lo, notes = [], [], []
