@@ -158,7 +158,8 @@ def markdown(args):
             rw = f"{(a['hi'] - a['lo']) / a['hi']:.1e}" if a["hi"] > 0 else ""
         rt = f"{a['cpu'] / b['cpu']:.2f}" if b else ""
         c = contains(r, rf)
-        rtxt = "" if rf is None or rf.get("eps") is None else f"{rf['eps']:.10g} ({'inside' if c else 'OUTSIDE'})"
+        rtxt = "" if rf is None or rf.get("eps") is None else (
+            f"{rf['eps']:.10g}" + ("" if c is None else f" ({'inside' if c else 'OUTSIDE'})"))
         print(f"| {r['q']} | {r['sigma']} | {r['T']} | {r['delta']} | {br} | {rw} | {a['cpu']:.2f} | "
               f"{'' if not b else format(b['eps'], '.8g')} | {'' if not b else format(b['cpu'], '.3f')} | {rt} | {rtxt} |")
 

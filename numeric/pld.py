@@ -285,8 +285,7 @@ class Composition:
             raise ValueError("scheme must be 'interpolate' or 'round'")
         self.scheme = scheme
         self.tol = tol if tol is not None else max(1e-15, 1e-7 / sum(k for _, k in self.entries))
-        #: the default grid may be coarsened (and the knot tolerance tightened) per eps(delta) query
-        #: (``_for_query``); an explicit h or tol is always used as given
+        #: an eps(delta) query may move the default grid and tolerance (``_for_query``), never given ones
         self._adapt = False
         self._h_cap = None
         self.h = self._grid(h)
@@ -346,6 +345,10 @@ class Composition:
                 h *= 2
             while h > model and h > self.h / 64:
                 h /= 2
+        # coarse enough for the window to fit (q = 0.1, sigma = 0.6, T = 10^6 was refused on finer grids)
+        sd = math.sqrt(max(cgf(lam)[2], 0.0))
+        while 24 * sd / float(h) > MAX_WINDOW / 2 and 2 * h <= self._h_cap:
+            h *= 2
         tol = max(1e-15, self.tol / 100, min(self.tol, 1e-4 * float(delta), 1e-6 * self._step_var))
         if h == self.h and tol == self.tol:
             return self
