@@ -89,7 +89,7 @@ upper measure is its atoms with their closed-form masses rounded up (the +inf ma
 one with them rounded down (``_lattice_measure``); D grows with every mass, so Lemma 1 applies with
 no discretisation error at all.  (The hull above samples D at knots only and lost the +eps atom of
 randomized response: 100 x RR(0.1) had delta in [0, 0.239] at eps = 0.5.)  The default grid is the
-common lattice of the atoms whenever that costs at most 4x the knots of the accuracy target.
+common lattice of the atoms whenever it is at most 16x finer than the accuracy target (``pld_grid``).
 
 ``scheme="round"`` uses the first-order pair throughout (upper: P-mass of each
 cell to its right knot, lower: to its left knot) - the textbook pessimistic /

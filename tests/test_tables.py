@@ -76,10 +76,11 @@ def _inside(key: str, value: str) -> str:
 
 
 def _shift(at: str, by: str) -> str:
-    """at + by as an exact decimal string (1 + 1e-30 stays above 1)."""
+    """at + by as an exact decimal string (1 + 1e-30 stays above 1; so does the cap 1e308 + 1e-30, which
+    needs 339 digits: 80 rounded it back to 1e308)."""
     import decimal
     with decimal.localcontext() as ctx:
-        ctx.prec = 80
+        ctx.prec = 1000
         return str(decimal.Decimal(at) + decimal.Decimal(by))
 
 
