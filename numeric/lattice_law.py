@@ -89,6 +89,10 @@ def _binom_sum(k, x, y, lo, hi, weight=None):
         return mpmath.mpf(0)
     mode = int(math.floor((k + 1) * float(x)))
     start = min(max(mode, lo), hi)
+    if abs(mpmath.log(x) - mpmath.log(y)) > 10**5:
+        # the ratios x / y, y / x as fixed-point integers would have 2^(10^5)-scale sizes (eps = 1e300 ended in
+        # an OverflowError): sum in mpmath instead, the same terms and stopping rule
+        return _binom_sum_mp(k, x, y, lo, hi, weight, start, mode)
     F = mpmath.mp.prec + 64
     one = 1 << F
     with mpmath.workprec(F + 32):
@@ -131,6 +135,35 @@ def _binom_sum(k, x, y, lo, hi, weight=None):
         if i < mode and r < one and T * r < (total >> shift) * (one - r):
             break
     return t0 * mpmath.ldexp(mpmath.mpf(total), -F)
+
+
+def _binom_sum_mp(k, x, y, lo, hi, weight, start, mode):
+    """``_binom_sum`` in mpmath for extreme ratios x / y: each term C(k, i) x^i y^(k-i) w(i) from log-gamma at
+    the working precision plus 20 bits, from ``start`` outwards, each side stopped by the same log-concave
+    tail bound term r / (1 - r) < 2^-(prec + 10) of the sum (with r = x / y or y / x so large or small that
+    one or two terms decide)."""
+    shift = mpmath.mpf(2) ** -(mpmath.mp.prec + 10)
+    with mpmath.workprec(mpmath.mp.prec + 20):
+        lx, ly = mpmath.log(x), mpmath.log(y)
+
+        def term(i):
+            t = mpmath.exp(mpmath.loggamma(k + 1) - mpmath.loggamma(i + 1) - mpmath.loggamma(k - i + 1)
+                           + i * lx + (k - i) * ly)
+            if weight is not None:
+                i0, log_v0, e2 = weight
+                t *= max(-mpmath.expm1(log_v0 - e2 * (i0 - i)), mpmath.mpf(0))
+            return t
+        total = term(start)
+        for step, end in ((1, hi), (-1, lo)):
+            i = start
+            while i != end:
+                i += step
+                total += term(i)
+                r = mpmath.exp((lx - ly) * step) * ((k - i) / mpmath.mpf(i + 1) if step > 0
+                                                   else i / mpmath.mpf(k - i + 1))
+                if (i - mode) * step > 0 and r < 1 and term(i) * r < shift * total * (1 - r):
+                    break
+        return +total
 
 
 def _keep_lost(deltas_counts):

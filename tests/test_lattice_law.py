@@ -415,3 +415,16 @@ def test_several_eps_in_the_dropped_tails():
     assert 0 < both <= alone
     with pytest.raises(DomainError, match="inside the exact lattice table"):
         X.lattice_delta(entries, "9000", 15)
+
+
+@pytest.mark.parametrize("eps0, at", [("200000", "399999"), ("1e300", "1e300")])
+def test_extreme_eps_sums_in_mpmath(eps0, at):
+    """RR(eps0) x 2 at eps = at (0 < at < 2 eps0): the composed loss is 2 eps0 (P-mass x^2), 0 or -2 eps0, so
+    delta = x^2 (1 - e^(at - 2 eps0)) with x = 1 / (1 + e^-eps0), by hand at 60 digits.  (Fixed point would
+    need integers of 2^eps0 size: eps0 = 1e300 ended in an OverflowError.)"""
+    with mpmath.workdps(60):
+        e0 = mpmath.mpf(eps0)
+        x = 1 / (1 + mpmath.exp(-e0))
+        ref = x * x * -mpmath.expm1(mpmath.mpf(at) - 2 * e0)
+    got = X.delta("randomized-response", {"eps": eps0}, 2, at, 20).value
+    assert abs(got - ref) <= mpmath.mpf(10) ** -18 * ref
