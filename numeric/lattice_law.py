@@ -71,6 +71,11 @@ def _fixed(v, bits: int) -> int:
     return int(mpmath.floor(mpmath.ldexp(v, bits)))
 
 
+def _log_term(k, i, lx, ly):
+    """log of C(k, i) x^i y^(k-i) from log x, log y (log-gamma at the working precision)."""
+    return mpmath.loggamma(k + 1) - mpmath.loggamma(i + 1) - mpmath.loggamma(k - i + 1) + i * lx + (k - i) * ly
+
+
 def _binom_sum(k, x, y, lo, hi, weight=None):
     """sum_{i=lo}^{hi} C(k, i) x^i y^(k-i) w(i) (x + y = 1), from the term nearest the mode outwards.
 
@@ -96,8 +101,7 @@ def _binom_sum(k, x, y, lo, hi, weight=None):
     F = mpmath.mp.prec + 64
     one = 1 << F
     with mpmath.workprec(F + 32):
-        t0 = mpmath.exp(mpmath.loggamma(k + 1) - mpmath.loggamma(start + 1) - mpmath.loggamma(k - start + 1)
-                        + start * mpmath.log(x) + (k - start) * mpmath.log(y))
+        t0 = mpmath.exp(_log_term(k, start, mpmath.log(x), mpmath.log(y)))
         RU, RD = _fixed(x / y, F), _fixed(y / x, F)
         if weight is not None:
             i0, log_v0, e2 = weight
@@ -147,8 +151,7 @@ def _binom_sum_mp(k, x, y, lo, hi, weight, start, mode):
         lx, ly = mpmath.log(x), mpmath.log(y)
 
         def term(i):
-            t = mpmath.exp(mpmath.loggamma(k + 1) - mpmath.loggamma(i + 1) - mpmath.loggamma(k - i + 1)
-                           + i * lx + (k - i) * ly)
+            t = mpmath.exp(_log_term(k, i, lx, ly))
             if weight is not None:
                 i0, log_v0, e2 = weight
                 t *= max(-mpmath.expm1(log_v0 - e2 * (i0 - i)), mpmath.mpf(0))
