@@ -38,17 +38,21 @@ class Domain:
     high_open: bool = False
     integer: bool = False
     meaning: str = ""
+    tiny: int | Fraction | None = None      # nonzero values below this magnitude are refused
+
 
     def kwargs(self) -> dict:
         """Keyword arguments of :func:`derive.exact.parse` / ``check_range``."""
         return {"low": self.low, "high": self.high, "low_open": self.low_open,
-                "high_open": self.high_open, "integer": self.integer}
+                "high_open": self.high_open, "integer": self.integer, "tiny": self.tiny}
 
     def describe(self) -> str:
-        """The valid range as the error messages print it: ``in [0, inf)``."""
-        left = "(-inf" if self.low is None else ("(" if self.low_open else "[") + _show(self.low)
+        """The valid range as the error messages print it: ``in [0, inf)``, ``0 or in [1e-1000, 1e308]``."""
+        low, low_open = (self.tiny, False) if self.tiny is not None else (self.low, self.low_open)
+        left = "(-inf" if low is None else ("(" if low_open else "[") + _show(low)
         right = "inf)" if self.high is None else _show(self.high) + (")" if self.high_open else "]")
-        text = f"in {left}, {right}"
+        zero = "0 or " if self.tiny is not None and self.low == 0 and not self.low_open else ""
+        text = f"{zero}in {left}, {right}"
         return "an integer " + text if self.integer else text
 
 
@@ -56,6 +60,8 @@ def _show(value) -> str:
     value = Fraction(value)
     if value.denominator == 1:
         return power_of_ten(value.numerator) or str(value.numerator)
+    if value.numerator == 1 and power_of_ten(value.denominator):      # a floor: 1e-1000
+        return "1e-" + power_of_ten(value.denominator)[2:]
     return str(float(value)) if float(value) == value else f"{value.numerator}/{value.denominator}"
 
 
@@ -74,6 +80,16 @@ MAX_MECHANISM_PARAM = 10 ** 308
 #: cost grows with mu: eps = 1e100 takes 3.3 s, 1e150 18-22 s, 1e200 past 60 s (measured 2026-11-28; every
 #: other command answers at 1e308 as above)
 MAX_CLASSICAL_EPS = 10 ** 100
+#: the smallest nonzero mechanism parameter.  Expressions in mu (mu^2, mu^3 in the functionals' closed
+#: forms) are SymPy Rationals, and SymPy prints them (cache keys, term ordering) through int -> str, which
+#: Python refuses beyond 4300 digits: mu = 1e-5000 ended in that ValueError (functional ... logistic,
+#: risk laplace; issue #25 item 4).  At 1e-1000 every power up to the fourth stays under the limit and
+#: every computing command answered in seconds (measured 2026-11-28).
+MIN_MECHANISM_PARAM = Fraction(1, 10 ** 1000)
+#: the smallest nonzero eps of the classical Gaussian mechanism: fscore's threshold grows like 1/mu^2, and
+#: its alpha* = Phi(-t) then costs as at the cap (eps = 1e-150 took 7.8 s, 1e-300 66 s; 1e-100 answers in
+#: ~3 s), so the floor mirrors the cap 1e100
+MIN_CLASSICAL_EPS = Fraction(1, 10 ** 100)
 
 #: the largest number of compositions the exact pure-DP routes accept (k = 10^4 takes ~0.3 s, linear in k)
 MAX_K = 10 ** 6
@@ -85,10 +101,14 @@ D = Domain
 #: the evaluators (numeric/) and the CLI (proofs_check/cli/).
 DOMAINS: dict[str, Domain] = {
     # mechanism parameters
-    "mu": D(0, MAX_MECHANISM_PARAM, meaning="GDP parameter mu >= 0 (mu = 0: perfect privacy), at most 1e308"),
-    "eps": D(0, MAX_MECHANISM_PARAM, meaning="privacy parameter eps >= 0, at most 1e308"),
-    "eps_classical": D(0, MAX_CLASSICAL_EPS, meaning="eps of the classical Gaussian mechanism, in [0, 1e100]"),
-    "eps_positive": D(0, MAX_MECHANISM_PARAM, low_open=True, meaning="privacy parameter eps > 0, at most 1e308"),
+    "mu": D(0, MAX_MECHANISM_PARAM, tiny=MIN_MECHANISM_PARAM,
+             meaning="GDP parameter mu: 0 (perfect privacy) or in [1e-1000, 1e308]"),
+    "eps": D(0, MAX_MECHANISM_PARAM, tiny=MIN_MECHANISM_PARAM,
+              meaning="privacy parameter eps: 0 or in [1e-1000, 1e308]"),
+    "eps_classical": D(0, MAX_CLASSICAL_EPS, tiny=MIN_CLASSICAL_EPS,
+                        meaning="eps of the classical Gaussian mechanism: 0 or in [1e-100, 1e100]"),
+    "eps_positive": D(0, MAX_MECHANISM_PARAM, tiny=MIN_MECHANISM_PARAM, low_open=True,
+                       meaning="privacy parameter eps in [1e-1000, 1e308]"),
     "delta": D(0, 1, high_open=True, meaning="privacy parameter delta in [0, 1)"),
     "delta_positive": D(0, 1, low_open=True, high_open=True, meaning="delta in (0, 1)"),
     "n_sample": D(1, None, integer=True, meaning="population size n (an integer >= 1)"),
@@ -129,7 +149,8 @@ DOMAINS: dict[str, Domain] = {
     "sigma2": D(0, 10 ** 4, low_open=True, meaning="variance parameter sigma^2 of the discrete Gaussian, in (0, 1e4] "
                 "(its sums have ~10 sigma terms)"),
     "m": D(0, None, low_open=True, meaning="effect size m > 0"),
-    "mu_positive": D(0, MAX_MECHANISM_PARAM, low_open=True, meaning="GDP parameter mu > 0, at most 1e308"),
+    "mu_positive": D(0, MAX_MECHANISM_PARAM, tiny=MIN_MECHANISM_PARAM, low_open=True,
+                      meaning="GDP parameter mu in [1e-1000, 1e308]"),
     "delta_q": D(0, None, low_open=True, meaning="sensitivity of the mean, > 0 (default 1/n)"),
     "max_relative_beta_increase": D(0, None, low_open=True,
                                     meaning="largest relative increase of the type II error, > 0"),

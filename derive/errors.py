@@ -29,7 +29,7 @@ def shorten(value: object) -> str:
 def power_of_ten(n: int) -> str | None:
     """``"1e308"`` for n = 10^308 (a power of ten above 10^40: a domain's cap is quoted short, the smaller
     bounds such as 1000000 keep their digits), else None."""
-    text = str(n) if 0 < n < 10 ** 400 else ""      # the caps (derive/domains.py) are far under 10^400
+    text = str(n) if 0 < n < 10 ** 1200 else ""     # the caps and floors (derive/domains.py) are within 10^+-1000
     if len(text) > 41 and text == "1" + "0" * (len(text) - 1):
         return f"1e{len(text) - 1}"
     return None

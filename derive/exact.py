@@ -86,15 +86,20 @@ def _decimal_rational(match) -> sp.Rational:
 
 
 def check_range(name: str, value: sp.Rational, low=None, high=None, *,
-                low_open=False, high_open=False, integer=False) -> sp.Rational:
-    """Check ``low <= value <= high`` (bounds optional, open or closed)."""
+                low_open=False, high_open=False, integer=False, tiny=None) -> sp.Rational:
+    """Check ``low <= value <= high`` (bounds optional, open or closed), and, when ``tiny`` is given, that a
+    nonzero value is at least ``tiny`` in magnitude (``derive.domains.MIN_MECHANISM_PARAM``)."""
     lo_ok = low is None or (value > low if low_open else value >= low)
     hi_ok = high is None or (value < high if high_open else value <= high)
-    if lo_ok and hi_ok and not (integer and not value.is_integer):
+    tiny_ok = tiny is None or value == 0 or abs(value) >= tiny
+    if lo_ok and hi_ok and tiny_ok and not (integer and not value.is_integer):
         return value
+    zero_ok = tiny is not None and low == 0 and not low_open
+    if tiny is not None:
+        low, low_open = tiny, False
     left = "(-inf" if low is None else ("(" if low_open else "[") + _show(sp.Rational(low))
     right = "inf)" if high is None else _show(sp.Rational(high)) + (")" if high_open else "]")
-    valid = f"in {left}, {right}"
+    valid = f"{'0 or ' if zero_ok else ''}in {left}, {right}"
     if integer:
         valid = "an integer " + valid
     raise DomainError(name, _show(value), valid)
@@ -107,6 +112,8 @@ def _show(value: sp.Rational) -> str:
     from .errors import power_of_ten
     if value.q == 1 and power_of_ten(value.p):          # a cap: 1e308, not 1.0e+308
         return power_of_ten(value.p)
+    if value.p == 1 and power_of_ten(value.q):          # a floor: 1e-1000
+        return "1e-" + power_of_ten(value.q)[2:]
     if max(abs(value.p).bit_length(), value.q.bit_length()) > 120:
         with mpmath.workdps(20):        # mpf of a big int is binary (no int -> str): cheap at 10^1000000
             return mpmath.nstr(mpmath.mpf(value.p) / value.q, 6)

@@ -42,7 +42,7 @@ def test_caps_are_the_documented_numbers():
     for key in ("mu", "eps", "eps_positive", "mu_positive"):
         assert DOMAINS[key].high == 10 ** 308, key
         assert DOMAINS[key].describe().endswith(", 1e308]"), DOMAINS[key].describe()
-    assert DOMAINS["eps_classical"].describe() == "in [0, 1e100]"
+    assert DOMAINS["eps_classical"].describe() == "0 or in [1e-100, 1e100]"
 
 
 def test_every_real_mechanism_parameter_is_capped():
@@ -54,15 +54,15 @@ def test_every_real_mechanism_parameter_is_capped():
 
 
 @pytest.mark.parametrize("argv, name, valid", [
-    (("tradeoff", "gaussian", "--alpha", "0.1", "--mu", HUGE), "mu", "[0, 1e308]"),
-    (("risk", "laplace", "--eps", HUGE), "eps", "[0, 1e308]"),
+    (("tradeoff", "gaussian", "--alpha", "0.1", "--mu", HUGE), "mu", "0 or in [1e-1000, 1e308]"),
+    (("risk", "laplace", "--eps", HUGE), "eps", "0 or in [1e-1000, 1e308]"),
     (("semantics", "--delta", "1e-5", "--delta-prime", "0.5", "--prior", "0.5", "--eps", HUGE), "eps",
-     "[0, 1e308]"),
-    (("ztest", "--n", "100", "--sigma", "1", "--m", "0.1", "--alpha", "0.05", "--mu", HUGE), "mu", "(0, 1e308]"),
-    (("tradeoff", "gaussian", "--alpha", "0.1", "--mu", ABOVE), "mu", "[0, 1e308]"),
-    (("tradeoff", "gaussian", "--alpha", "0.1", "--mu", "1e309"), "mu", "[0, 1e308]"),
+     "0 or in [1e-1000, 1e308]"),
+    (("ztest", "--n", "100", "--sigma", "1", "--m", "0.1", "--alpha", "0.05", "--mu", HUGE), "mu", "in [1e-1000, 1e308]"),
+    (("tradeoff", "gaussian", "--alpha", "0.1", "--mu", ABOVE), "mu", "0 or in [1e-1000, 1e308]"),
+    (("tradeoff", "gaussian", "--alpha", "0.1", "--mu", "1e309"), "mu", "0 or in [1e-1000, 1e308]"),
     (("fscore", "classical-gaussian", "--delta", "1e-5", "--beta", "1", "--eps", "1.0000001e100"), "eps",
-     "[0, 1e100]"),
+     "0 or in [1e-100, 1e100]"),
 ])
 def test_above_the_cap_is_refused_in_one_short_line(argv, name, valid):
     res = timed(*argv)
@@ -107,9 +107,67 @@ def test_at_the_cap_the_answer_is_right():
 
 def test_api_refuses_above_the_cap_too():
     import derive
-    with pytest.raises(DomainError, match=r"mu must be in \[0, 1e308\]"):
+    with pytest.raises(DomainError, match=r"mu must be 0 or in \[1e-1000, 1e308\]"):
         derive.gaussian(ABOVE)
-    with pytest.raises(DomainError, match=r"eps must be in \[0, 1e100\]"):
+    with pytest.raises(DomainError, match=r"eps must be 0 or in \[1e-100, 1e100\]"):
         derive.classical_gaussian("1e101", "1e-5")
     derive.gaussian(CAP)                                  # the cap itself is in the domain
     derive.classical_gaussian("1e100", "1e-5")
+
+
+# ----------------------------------------------------------------------------- the floor (issue #25 item 4)
+#: mu = 1e-5000 ended in Python's "Exceeds the limit (4300 digits) for integer string conversion" ValueError
+#: traceback in `functional noise --family logistic` and `risk laplace` (SymPy prints Rationals through
+#: int -> str); nonzero parameters below 1e-1000 (the classical Gaussian's eps below 1e-100) are refused.
+FLOOR = "1e-1000"
+BELOW = "9.99e-1001"
+
+
+@pytest.mark.parametrize("argv, name, valid", [
+    (("functional", "noise", "--family", "logistic", "--name", "kl", "--mu", "1e-5000"), "mu",
+     "0 or in [1e-1000, 1e308]"),
+    (("risk", "laplace", "--eps", "1e-5000"), "eps", "0 or in [1e-1000, 1e308]"),
+    (("tradeoff", "gaussian", "--alpha", "0.1", "--mu", BELOW), "mu", "0 or in [1e-1000, 1e308]"),
+    (("ztest", "--n", "100", "--sigma", "1", "--m", "0.1", "--alpha", "0.05", "--mu", BELOW), "mu",
+     "in [1e-1000, 1e308]"),
+    (("fscore", "classical-gaussian", "--delta", "1e-5", "--beta", "1", "--eps", "9.9e-101"), "eps",
+     "0 or in [1e-100, 1e100]"),
+])
+def test_below_the_floor_is_refused_in_one_short_line(argv, name, valid):
+    res = timed(*argv)
+    assert_usage_error(res, f"{name}=", valid)
+    assert len(res.err) < 200, res.err
+
+
+@pytest.mark.parametrize("argv", [
+    ("functional", "noise", "--family", "logistic", "--name", "kl", "--mu", FLOOR, "--json"),
+    ("functional", "noise", "--family", "logistic", "--name", "kappa3", "--mu", FLOOR, "--json"),
+    ("risk", "laplace", "--eps", FLOOR, "--json"),
+    ("tradeoff", "laplace", "--alpha", "0.1", "--eps", FLOOR, "--json"),
+    ("fscore", "classical-gaussian", "--delta", "1e-5", "--beta", "1", "--eps", "1e-100", "--json"),
+])
+def test_at_the_floor_every_command_answers(argv):
+    res = timed(*argv)
+    assert res.rc == 0, res.err
+    res.json()
+
+
+def test_at_the_floor_the_answer_is_right():
+    """Laplace(eps): power = 1 - f(alpha) = e^eps alpha for alpha <= 1/2 ... at alpha = 0.1 and eps = 1e-1000,
+    power = 0.1 e^{1e-1000}, which prints as 0.1 to any digits up to 1000; beta = 0.9 (1 - 0.1 e^eps rounds to
+    0.9).  The posterior sup of risk laplace is e^eps / (1 + e^eps) at prior 1/2 (seed 000), printing 0.5."""
+    d = timed("tradeoff", "laplace", "--alpha", "0.1", "--eps", FLOOR, "--json").json()
+    assert d["beta"].startswith("0.9000000") and d["power"].startswith("0.1000000"), d
+    r = timed("risk", "laplace", "--eps", FLOOR, "--json").json()
+    assert r["posterior_sup"].startswith("0.500000000"), r
+
+
+def test_api_refuses_below_the_floor_too():
+    import derive
+    with pytest.raises(DomainError, match=r"mu must be 0 or in \[1e-1000, 1e308\]"):
+        derive.gaussian(BELOW)
+    with pytest.raises(DomainError, match=r"eps must be 0 or in \[1e-100, 1e100\]"):
+        derive.classical_gaussian("1e-101", "1e-5")
+    derive.gaussian(FLOOR)                                 # the floor itself and 0 are in the domain
+    derive.gaussian("0")
+    derive.classical_gaussian("1e-100", "1e-5")
