@@ -5,6 +5,7 @@ keeps new hand-written ones out).
 * ``crossing``           sign change of an mp function: Anderson-Bjorck, checked, bisection fallback
 * ``bisect``             bisection on a monotone predicate (mpf, float, Fraction, Rational, int)
 * ``bisect_array``       the same on numpy float arrays, elementwise
+* ``illinois_bracket``   Illinois regula falsi on a decreasing function, bracket kept (dpsgd calibration)
 * ``newton``             plain Newton from a good start (e.g. the normal quantile)
 * ``newton_in_bracket``  safeguarded Newton inside a guaranteed bracket
 * ``brent_root``         scipy.optimize.brentq / toms748 for a scalar float root, bracket checked
@@ -97,6 +98,42 @@ def bisect(pred, lo, hi, *, steps=None, stop=None, mid=midpoint, strict=False):
         else:
             hi = m
         k += 1
+    return lo, hi
+
+
+def illinois_bracket(g, lo, hi, g_lo, g_hi, *, stop, point, mid):
+    """Illinois regula falsi on a decreasing function: returns the final bracket ``(lo, hi)``.
+
+    The bracket guarantee, as for ``bisect``: ``g(lo) > 0 >= g(hi)`` on entry (the caller's values
+    ``g_lo``, ``g_hi``, not re-evaluated), and every step evaluates ``g`` once at a point strictly
+    inside and replaces the end of the same sign, so the invariant holds for the returned bracket.
+    The point is ``point(lo, hi, t)`` at the secant fraction t = g_lo / (g_lo - g_hi) in (0, 1)
+    (the caller's coordinates, e.g. geometric interpolation in log sigma); where the values are not
+    finite, or the point is not strictly inside, it is ``mid(lo, hi)``.  An end kept twice in a row
+    has its value halved (Illinois), so both ends close in: superlinear where ``g`` is smooth,
+    where plain regula falsi keeps moving one end only.  The search ends when ``stop(lo, hi)``.
+    """
+    import math
+    kept = 0                # +1: lo was replaced last, -1: hi was
+    while not stop(lo, hi):
+        c = None
+        if math.isfinite(g_lo) and math.isfinite(g_hi) and g_lo > g_hi:
+            c = point(lo, hi, g_lo / (g_lo - g_hi))
+        if c is None or not lo < c < hi:
+            c = mid(lo, hi)
+            if not lo < c < hi:
+                break
+        gc = g(c)
+        if gc > 0:
+            lo, g_lo = c, gc
+            if kept == 1:
+                g_hi /= 2
+            kept = 1
+        else:
+            hi, g_hi = c, gc
+            if kept == -1:
+                g_lo /= 2
+            kept = -1
     return lo, hi
 
 
