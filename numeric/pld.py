@@ -178,6 +178,7 @@ import numpy as np
 
 from derive.errors import DomainError
 
+from . import pld_grid as G
 from . import pld_mechanisms as M
 from .display import ResultDisplay
 from .pld_discretise import (
@@ -290,6 +291,7 @@ class Composition:
         self._h_cap = None
         self.h = self._grid(h)
         self._adapt = self._adapt and tol is None
+        self._explicit = h is not None or tol is not None      # a delta query may refine the default grid only
         self._subs = {}
         ndir = max(len(m.directions) for m, _ in self.entries)
         # direction d of the composition: direction d of each mechanism (symmetric ones repeat)
@@ -305,53 +307,20 @@ class Composition:
         self._adapt, self._h_cap, self._step_var = choice.adapt, choice.h_cap, choice.step_var
         return choice.h
 
-    #: relative eps accuracy the query-adapted grid aims at (the error model below is pessimistic by
-    #: 2-4x on the DP-SGD grid of bench/dpsgd_grid.py)
+    #: relative eps accuracy the query-adapted grid aims at (``pld_grid.query_grid``)
     QUERY_RTOL = 2e-5
 
     def _for_query(self, logd: float, delta: Fraction):
-        """The composition an eps(delta) query is answered on.  With the default grid (no atoms, no
-        explicit h or tol) this is a composition of the same steps on a grid and knot tolerance chosen
-        for the query; otherwise ``self``.  Only accuracy and time depend on this choice: every grid and
-        tolerance gives a certified bracket.
-
-        * Grid: the discretisation error of the second-order measures is about K h^2 (lam + 1)^2 / 8
-          in relative delta (``numeric.pld``'s docstring, "Accuracy"), and a relative delta error r
-          moves eps by about r / lam, so h = sqrt(8 QUERY_RTOL lam eps / (K (lam + 1)^2)) aims at a
-          relative eps error QUERY_RTOL; lam and eps are the saddle-point estimates of direction 0 on
-          its untilted step measures (cheap: few knots).  The default h (0.8e-2 / sqrt K) is moved to
-          the power of two at or below the model's h, coarser up to the default's cap (1/10 of the
-          composed spread, 5e-3), finer down to 1/64 of the default.  A large eps (q = 0.1, sigma =
-          0.6, T = 10^4: eps = 461) needs a grid 8x coarser than the default, whose relative width
-          was 8e-8 against the 1e-4 asked, at 20 s; a small eps with a large tilt (q = 0.001, sigma =
-          5, T = 10^4: eps = 0.0595, lam = 130) needs one 32x finer (width 2.8e-2 at the default,
-          4.6e-5 on 2^-19).  When the query's FFT window does not fit, the default grid answers.
-        * Knot tolerance: at most 1e-4 delta and 1e-6 s_1^2 (floored at 1e-15; s_1 a step's loss
-          standard deviation), below the default 1e-7 / K (by at most 100x: a knot costs Arb work,
-          and q = 1/60000, T = 100 asked for 857063 of them at 1e-15): the thin regions that decide eps at a small
-          delta, and gaps well below s_1, need it (q = 0.001, sigma = 1.1, T = 100, delta = 1e-10:
-          width 0.5 at the default, 7e-3 at 1e-13; the sigma = 5 cell above on 2^-19: 5.3e-3, 1.4e-4)."""
+        """The composition an eps(delta) query is answered on: ``self``, or the same steps on the grid and
+        knot tolerance ``pld_grid.query_grid`` chooses for the query (the default grid only)."""
         if not self._adapt:
             return self
-        h = self.h
-        ups, _, _ = self._measures(0, 0.0, lower=False)
-        cgf = self._measure_cgf(ups)
-        lam = self._solve_lam(cgf, logd, "delta")
-        center = cgf(lam)[1]
-        K = sum(k for _, k in self.entries)
-        if lam > 0 and center > 0:
-            model = math.sqrt(8 * self.QUERY_RTOL * lam * center / (K * (lam + 1) ** 2))
-            while 2 * h <= min(model, self._h_cap):
-                h *= 2
-            while h > model and h > self.h / 64:
-                h /= 2
-        # coarse enough for the window to fit (q = 0.1, sigma = 0.6, T = 10^6 was refused on finer grids)
-        sd = math.sqrt(max(cgf(lam)[2], 0.0))
-        while 24 * sd / float(h) > MAX_WINDOW / 2 and 2 * h <= self._h_cap:
-            h *= 2
-        tol = max(1e-15, self.tol / 100, min(self.tol, 1e-4 * float(delta), 1e-6 * self._step_var))
+        h, tol = G.query_grid(self, logd, delta)
         if h == self.h and tol == self.tol:
             return self
+        return self._sub(h, tol)
+
+    def _sub(self, h, tol):
         sub = self._subs.get((h, tol))
         if sub is None:
             sub = self._subs[(h, tol)] = Composition(self.entries, h=h, scheme=self.scheme, tol=tol)
@@ -523,6 +492,20 @@ class Composition:
         return float(self.h)
 
     def delta(self, eps) -> DeltaResult:
+        """delta(eps), a certified bracket; on the default grid, answered again on finer grids while the
+        bracket is wide and the finer run is predicted cheap (``pld_grid.delta_grid``), the certified
+        brackets intersected."""
+        res = self._delta_once(eps)
+        h = G.delta_grid(self, res, self.h, res.seconds)
+        while h is not None:
+            fine = self._sub(h, self.tol)._delta_once(eps)
+            lo, up = max(res.delta_lower, fine.delta_lower), min(res.delta_upper, fine.delta_upper)
+            res = dataclasses.replace(fine, delta=up, delta_lower=lo, delta_upper=up,
+                                      seconds=res.seconds + fine.seconds)
+            h = G.delta_grid(self, res, h, fine.seconds)
+        return res
+
+    def _delta_once(self, eps) -> DeltaResult:
         t0 = time.perf_counter()
         e = M.exact(eps, "eps")
         ef = float(e)

@@ -16,6 +16,7 @@ from fractions import Fraction
 import numpy as np
 
 from . import pld_mechanisms as M
+from .pld_fft import MAX_WINDOW
 
 
 @dataclass(frozen=True)
@@ -100,3 +101,66 @@ def default_grid(entries) -> GridChoice:
     return GridChoice(Fraction(1, 2 ** math.ceil(-math.log2(target))), adapt=not scales and spread > 0 and not discrete,
                       h_cap=min(5e-3, spread / 10) if spread > 0 else 5e-3, step_var=spread * spread / K)
 
+
+def query_grid(comp, logd: float, delta):
+    """(h, tol) of the composition an eps(delta) query of ``comp`` is answered on (``Composition._for_query``).
+    Only accuracy and time depend on this choice: every grid and tolerance gives a certified bracket.
+
+    * Grid: the discretisation error of the second-order measures is about K h^2 (lam + 1)^2 / 8
+      in relative delta (``numeric.pld``'s docstring, "Accuracy"), and a relative delta error r
+      moves eps by about r / lam, so h = sqrt(8 QUERY_RTOL lam eps / (K (lam + 1)^2)) aims at a
+      relative eps error QUERY_RTOL; lam and eps are the saddle-point estimates of direction 0 on
+      its untilted step measures (cheap: few knots).  The default h (0.8e-2 / sqrt K) is moved to
+      the power of two at or below the model's h, coarser up to the default's cap (1/10 of the
+      composed spread, 5e-3), finer down to 1/64 of the default.  A large eps (q = 0.1, sigma =
+      0.6, T = 10^4: eps = 461) needs a grid 8x coarser than the default, whose relative width
+      was 8e-8 against the 1e-4 asked, at 20 s; a small eps with a large tilt (q = 0.001, sigma =
+      5, T = 10^4: eps = 0.0595, lam = 130) needs one 32x finer (width 2.8e-2 at the default,
+      4.6e-5 on 2^-19).  When the query's FFT window does not fit, the default grid answers.
+    * Knot tolerance: at most 1e-4 delta and 1e-6 s_1^2 (floored at 1e-15; s_1 a step's loss
+      standard deviation), below the default 1e-7 / K (by at most 100x: a knot costs Arb work,
+      and q = 1/60000, T = 100 asked for 857063 of them at 1e-15): the thin regions that decide eps at a small
+      delta, and gaps well below s_1, need it (q = 0.001, sigma = 1.1, T = 100, delta = 1e-10:
+      width 0.5 at the default, 7e-3 at 1e-13; the sigma = 5 cell above on 2^-19: 5.3e-3, 1.4e-4)."""
+    h = comp.h
+    ups, _, _ = comp._measures(0, 0.0, lower=False)
+    cgf = comp._measure_cgf(ups)
+    lam = comp._solve_lam(cgf, logd, "delta")
+    center = cgf(lam)[1]
+    K = sum(k for _, k in comp.entries)
+    if lam > 0 and center > 0:
+        model = math.sqrt(8 * comp.QUERY_RTOL * lam * center / (K * (lam + 1) ** 2))
+        while 2 * h <= min(model, comp._h_cap):
+            h *= 2
+        while h > model and h > comp.h / 64:
+            h /= 2
+    # coarse enough for the window to fit (q = 0.1, sigma = 0.6, T = 10^6 was refused on finer grids)
+    sd = math.sqrt(max(cgf(lam)[2], 0.0))
+    while 24 * sd / float(h) > MAX_WINDOW / 2 and 2 * h <= comp._h_cap:
+        h *= 2
+    tol = max(1e-15, comp.tol / 100, min(comp.tol, 1e-4 * float(delta), 1e-6 * comp._step_var))
+    return h, tol
+
+
+#: relative width of a delta(eps) bracket on the default grid beyond which the query is answered again on
+#: a finer grid, and the CPU seconds that finer run may be predicted to take
+DELTA_RTOL = 2e-5
+DELTA_BUDGET = 2.0
+
+
+def delta_grid(comp, res, h_last, seconds_last: float):
+    """The next finer grid a delta(eps) query is answered on (``Composition.delta``), or None.
+
+    Only for the default grid and tolerance with the second-order scheme, while the bracket ``res`` (all
+    runs so far intersected) is wider than DELTA_RTOL relative: h_last / 4, down to 1/64 of the default
+    h, when that run, predicted to cost 4 times the last (knots and FFT window both grow as 1/h), keeps
+    the total within DELTA_BUDGET.  Every grid gives a certified bracket, so this choice moves only
+    width and time.  The width does not shrink as h^2 where a step has kinks: 10 x Laplace(0.1),
+    delta(0.5): 5.2e-6 on the default h = 1/400, 2.1e-6 on 1/1600, 8.5e-7 on 1/6400 (0.04 s), 5.4e-7 on
+    1/12800, then flat (the knot tolerance)."""
+    if comp._explicit or comp.scheme != "interpolate" or not res.delta_upper > 0:
+        return None
+    rel = float((res.delta_upper - res.delta_lower) / res.delta_upper)
+    if not rel > DELTA_RTOL or h_last / 4 < comp.h / 64 or res.seconds + 4 * seconds_last > DELTA_BUDGET:
+        return None
+    return h_last / 4

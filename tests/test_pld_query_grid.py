@@ -8,6 +8,7 @@ the bracket still contains the exact value, and it is still narrow.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from fractions import Fraction
 
@@ -83,9 +84,42 @@ def test_distinct_laplace_steps_get_every_atom_on_a_knot():
 def test_ten_laplace_steps_delta_bracket_stays_narrow():
     # 10 x Laplace(0.1), delta at eps = 0.5 on the engine against the exact spline route (numeric.compose_laplace,
     # a different algorithm: the privacy-loss law as exact rational pieces).  The bracket measured 5.2e-6 wide;
-    # a knot placement with fewer coarse density cells (tried this session) widened it to 6.9e-5.
+    # a knot placement with fewer coarse density cells (tried this session) widened it to 6.9e-5.  The
+    # delta query now refines the default grid while it is cheap (pld_grid.delta_grid): issue #25's target,
+    # width <= 1e-6 (measured 6.0e-7 in 0.2 s).
     from numeric import compose_exact as X
     exact = X.delta("laplace", {"eps": "0.1"}, 10, "0.5", 20).value
     r = pld.compose([(M.laplace("0.1"), 10)]).delta("0.5")
     assert r.delta_lower <= exact <= r.delta_upper
-    assert r.delta_upper - r.delta_lower <= 1e-5
+    assert r.delta_upper - r.delta_lower <= 1e-6
+
+
+def test_delta_refinement_brackets_contain_the_exact_value_and_can_fail(monkeypatch):
+    """Each refined run is certified and their brackets are intersected: the result still contains the exact
+    spline value (numeric.compose_laplace, exact rational pieces) at three eps; a mutation that shifts
+    the finer run's bracket (as a wrong grid would) is caught by the containment check."""
+    from numeric import compose_exact as X
+    for e in ("0.1", "0.3", "0.7"):
+        exact = X.delta("laplace", {"eps": "0.1"}, 10, e, 20).value
+        r = pld.compose([(M.laplace("0.1"), 10)]).delta(e)
+        assert r.delta_lower <= exact <= r.delta_upper, e
+    once = pld.Composition._delta_once
+
+    def shifted(self, eps):
+        res = once(self, eps)
+        if self._explicit:          # only the refined runs (the default grid's is left alone)
+            bump = (res.delta_upper - res.delta_lower) * 50 + mpmath.mpf("1e-6")
+            return dataclasses.replace(res, delta_lower=res.delta_lower + bump, delta_upper=res.delta_upper + bump,
+                                       delta=res.delta_upper + bump)
+        return res
+    monkeypatch.setattr(pld.Composition, "_delta_once", shifted)
+    exact = X.delta("laplace", {"eps": "0.1"}, 10, "0.5", 20).value
+    r = pld.compose([(M.laplace("0.1"), 10)]).delta("0.5")
+    assert not r.delta_lower <= exact <= r.delta_upper
+
+
+def test_delta_refinement_leaves_explicit_grids_alone():
+    """An explicit h (or tol) is the user's choice: answered once, on that grid (the width is the
+    default grid's 5.2e-6, as measured before the refinement)."""
+    r = pld.compose([(M.laplace("0.1"), 10)], h=Fraction(1, 400)).delta("0.5")
+    assert r.delta_upper - r.delta_lower > 4e-6
