@@ -29,12 +29,13 @@ Bounds (mu of a GDP guarantee ``G_mu``):
   numerics (jinhobok/shifted_interpolation_dp: ``plot_table_ngd_fdp.py`` for NoisyGD, ``plot_table_ncgd_fdp.py``
   and ``table_privacy_lr.py`` for NoisyCGD, the script behind BSA24 Table 1 = seed 004 Table 1), not from
   the theorem statements, so no theorem number is cited.  Checks that do not depend on the transcription:
-  T = 1 and E = 1 give mu_s (one step is the Gaussian mechanism), the bounds never exceed composition,
-  and the full-batch form is the optimum of the shifted-interpolation quadratic program (the test suite);
+  T = 1 and E = 1 give mu_s (one step is the Gaussian mechanism), the full-batch bound never exceeds
+  composition and converges as T -> inf, and each closed form equals its series form (the full-batch one
+  is mu_s^2 (sum_{t<T} c^t)^2 / sum_{t<T} c^{2t}), summed term by term in tests/test_noisy_gd.py;
 * composition (all iterates released): ``mu = mu_s sqrt(T)`` full batch, ``mu_s sqrt(E)`` cyclic (the
   differing record enters one step per epoch; the other steps are post-processing of the same record-free
   computation), Dong-Roth-Su's ``G_a x G_b = G_sqrt(a^2+b^2)``;
-* Renyi (the shifted-divergence RDP bound used for BSA24 Table 1, the column "RDP"):
+* Renyi (the RDP bound BSA24 Table 1 compares against, its column "RDP"):
   ``eps_alpha = alpha rho``, ``rho = mu_s^2/2 (1 + c^{l-2} (1 - c^2)/(1 - c^l)^2 (1 - c^{l(E-1)}))``; full batch
   is the case ``l = 1`` (one batch holding every record, ``E = T``).
 
@@ -68,7 +69,7 @@ from dataclasses import dataclass
 import mpmath
 import sympy as sp
 
-from derive.domains import parse_in
+from derive.domains import MAX_MECHANISM_PARAM, parse_in
 from derive.errors import DomainError
 
 SETTINGS = ("strongly-convex", "convex")
@@ -249,6 +250,9 @@ def account(setting: str, batch: str, *, L, M, m, eta, sigma, n, b, epochs=None,
                    mu_last=last, mu_composition=comp, rho_renyi=rho)
         if at_delta is not None:
             d = parse_in("delta_positive", at_delta, "at_delta")
+            if max(last, comp) > MAX_MECHANISM_PARAM:
+                raise DomainError("sigma", str(sigma), f"large enough that every GDP parameter is at most 1e308 (the "
+                                  f"Gaussian record's range); here mu = {mpmath.nstr(max(last, comp), 5)}")
             ds = str(at_delta)
             out.update(delta=d, eps_last=eps_of_mu(last, ds, digits), eps_composition=eps_of_mu(comp, ds, digits),
                        eps_renyi=eps_of_rho(rho, ds, digits))

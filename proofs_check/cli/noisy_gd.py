@@ -66,15 +66,24 @@ def cmd_noisy_gd(args):
     def fmt(v):
         return None if v is None else format_number(v, digits)
 
+    def exact(q):
+        """A short exact Rational as typed (2/3, 9999/10000); a long one as a decimal."""
+        import mpmath
+        text = str(q)
+        if len(text) <= 40:
+            return text
+        with mpmath.workdps(digits + 10):
+            return fmt(mpmath.mpf(q.p) / q.q)
+
     def compute():
         r = N.account(args.setting, args.batch, L=args.L, M=args.M, m=m, eta=args.eta, sigma=args.sigma,
                       n=args.n, b=args.b, epochs=args.epochs, steps=args.steps, at_delta=args.at_delta, digits=digits)
         payload = {"setting": args.setting, "batch": args.batch, "L": args.L, "M": args.M, "m": m, "eta": args.eta,
                    "sigma": args.sigma, "n": args.n, "b": args.b, "batches": r.batches, "epochs": r.epochs,
-                   "steps": r.steps, "c": str(r.c), "mu_step": str(r.mu_step),
+                   "steps": r.steps, "c": exact(r.c), "one_minus_c": exact(1 - r.c), "mu_step": exact(r.mu_step),
                    "mu_last": fmt(r.mu_last), "mu_composition": fmt(r.mu_composition), "rho_renyi": fmt(r.rho_renyi)}
         lines = [f"noisy GD ({args.setting}, {args.batch} batch): l = {r.batches}, E = {r.epochs}, T = {r.steps}, "
-                 f"c = {r.c}, mu_step = 2L/(b sigma) = {r.mu_step}",
+                 f"c = {payload['c']}, mu_step = 2L/(b sigma) = {payload['mu_step']}",
                  f"last iterate (BSA24 shifted interpolation): mu = {payload['mu_last']}",
                  f"composition (all iterates): mu = {payload['mu_composition']}",
                  f"Renyi: eps_alpha = alpha rho, rho = {payload['rho_renyi']}"]
