@@ -140,6 +140,14 @@ def test_no_cancellation_near_one():
     _close(got, want, 12)
 
 
+@pytest.mark.parametrize("c,l,E", [(R(1, 2), 1, 5), (R(9, 10), 4, 7), (R(9999, 10000), 40, 200), (R(1), 3, 9)])
+def test_renyi_is_never_tighter_than_the_gdp_bound(c, l, E):
+    """G_mu gives the RDP curve alpha mu^2/2, so the Renyi route's rho is at least mu_last^2/2 (c^{l-2} >= c^{2l-2},
+    1 - r >= (1 - r)/(1 + r)); checked, not assumed."""
+    with mpmath.workdps(30):
+        assert N.rho_renyi(1, c, l, E) >= N.mu_last_cyclic(1, c, l, E) ** 2 / 2
+
+
 def test_contraction_and_step():
     assert N.contraction("0.05", "0.002", "32.502") == R(9999, 10000)
     assert N.contraction("1.5", "0.1", "1") == R(17, 20)      # max(|1 - 0.15|, |1 - 1.5|) = 0.85
