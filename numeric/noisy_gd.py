@@ -52,7 +52,7 @@ stochastic-batch (NoisySGD) bounds are not implemented.
 
 Conversions to (eps, delta): GDP through the toolkit's Gaussian record (``numeric.clt.gdp_eps``, the
 function behind ``dp-derive profile gaussian --mu X --at-delta D``); Renyi through the smaller of the
-Canonne-Kamath-Steinke conversion (numerically the same function of the order as the BBG20 conversion
+Canonne-Kamath-Steinke conversion (algebraically the same objective in the order as the BBG20 conversion
 the authors' script minimises) and Bun-Steinke (which equals Mironov's conversion at its optimal order
 for a linear RDP curve): ``numeric.composition.zcdp_to_dp``.  The authors' script also tries the
 Asoodeh et al. conversion; at the Table 1 parameters it is larger than CKS (6.06 / 7.89 / 10.2, a scratch
