@@ -162,6 +162,12 @@ DOMAINS: dict[str, Domain] = {
     # canonical noise (seed 004 Sec. 3.2)
     "samples": D(1, 10 ** 8, integer=True, meaning="number of samples, at most 10^8"),
     "seed": D(0, 10 ** 38, integer=True, meaning="seed of numpy's default generator, an integer in [0, 1e38]"),
+    # noisy gradient descent, last iterate (BSA24, seed 004 Sec. 4.2; numeric/noisy_gd.py)
+    "lipschitz": D(0, None, low_open=True, meaning="Lipschitz constant L > 0 of each loss"),
+    "smoothness": D(0, None, low_open=True, meaning="smoothness M > 0 of each loss"),
+    "strong_convexity": D(0, None, meaning="strong convexity m >= 0 of each loss (0: convex)"),
+    "step_size": D(0, None, low_open=True, meaning="step size eta > 0"),
+    "epochs_whole": D(1, 10 ** 7, integer=True, meaning="number of epochs (an integer in [1, 1e7])"),
     # output
     "digits": D(1, MAX_DIGITS, integer=True, meaning="significant digits of every number printed"),
 }

@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-# Su (2025) Table 1 (BSA24, regularised logistic regression on MNIST): the seed text prints
-# the numbers but not the step size, Lipschitz and convexity constants, sigma or delta needed to
-# recompute them (catalog 004, section 4, "No way to recompute these").
-_SU_TABLE1 = [("50", "composition", "30.51"), ("50", "Renyi DP", "5.82"), ("50", "f-DP", "4.34"),
-              ("100", "composition", "49.88"), ("100", "Renyi DP", "7.61"), ("100", "f-DP", "5.60"),
-              ("200", "composition", "83.83"), ("200", "Renyi DP", "9.88"), ("200", "f-DP", "7.58")]
+# Su (2025) Table 1 (BSA24, regularised logistic regression on MNIST): proofs_check/reproduce_noisygd.py
 
 
 def _census():
@@ -52,13 +47,8 @@ def entries():
             "note": f"{what} (SSW24 v1 abstract, quoted by the catalog): the per-level, per-query allocations of "
                     "the 2022-03-16 PLB file that produce these ranges are not in the seed or the catalog",
         })
-    for epochs, method, printed in _SU_TABLE1:
-        out.append({
-            "id": f"SU-Table1:{epochs}:{method}", "printed": printed, "computed": None,
-            "status": "unverifiable",
-            "note": "eps at fixed delta after this many epochs (BSA24); the review omits the step "
-                    "size, smoothness/convexity constants, sigma and delta needed to recompute it",
-        })
+    from . import reproduce_noisygd
+    out.extend(reproduce_noisygd.entries())      # Su Table 1 = BSA24 Table 1, recomputed
     return out
 
 

@@ -82,6 +82,10 @@ VALID = {
 }
 #: flags whose values stay small in the valid pool of dpsgd (its engine grows with n / batch)
 DPSGD_VALID = {"n": ["100", "1000"], "sigma": ["1", "2"]}
+#: the valid pool of noisy-gd (numeric/noisy_gd.py: closed forms, any size is fast)
+NOISY_GD_VALID = {"L": ["1", "5"], "M": ["1", "32.502"], "m": ["0.1", "0.002", "0"], "eta": ["0.05", "1"],
+                  "sigma": ["1", "0.01"], "n": ["100", "60000"], "b": ["10", "100", "1500"], "epochs": ["1", "50"],
+                  "steps": ["1", "40"]}
 
 ROWS = {row.name: row for row in TABLE}
 MECHS = [*ROWS, "bogus"]
@@ -101,6 +105,7 @@ COMMANDS = {   # command -> (takes MECH, flags beyond the mechanism's)
     # issue #25 item 4: the commands fuzzed by their own strategies below
     "functional": (True, []), "link": (True, []), "subsample": (True, ["p"]), "clt": (True, []),
     "compose fdp": (True, []), "cnd": (True, []), "dpsgd": (False, []), "plot tradeoff": (True, []),
+    "noisy-gd": (False, []),
 }
 EXTRA = {"compose": [["pure"], ["zcdp"], ["bogus"]], "select": [["--target", "power"], ["--target", "rho"],
                                                                 ["--target", "rho-alpha0"]]}
@@ -277,6 +282,11 @@ def argvs(draw):
                  draw(st.sampled_from(["epochs", "steps"])), draw(st.sampled_from(["at-delta", "at-eps"]))]
         if draw(st.integers(0, 3)) == 0:
             argv += ["--sampling", draw(st.sampled_from(["poisson", "uniform", "bogus"]))]
+    if command == "noisy-gd":
+        pools = {**VALID, **NOISY_GD_VALID}
+        argv += ["--setting", draw(st.sampled_from(["strongly-convex", "convex", "bogus"])),
+                 "--batch", draw(st.sampled_from(["full", "cyclic", "stochastic"]))]
+        flags = ["L", "M", "m", "eta", "sigma", "n", "b", draw(st.sampled_from(["epochs", "steps"])), "at-delta"]
     if command == "plot tradeoff":
         argv += ["--out", OUTS[draw(st.sampled_from(sorted(OUTS)))]]
         if draw(st.booleans()):

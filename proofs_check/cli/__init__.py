@@ -39,12 +39,13 @@ from . import (
     dpsgd,
     links,
     noise,
+    noisy_gd,
     plot,
     subsample,
 )
 from .common import Parser
 
-FAMILIES = (curves, attack, disclosure, design, noise, links, subsample, dpsgd, clt, plot, check)
+FAMILIES = (curves, attack, disclosure, design, noise, links, subsample, dpsgd, noisy_gd, clt, plot, check)
 
 DESCRIPTION = """\
 Differential privacy as hypothesis testing, exactly: trade-off functions, attack power,
