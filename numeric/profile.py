@@ -147,7 +147,7 @@ def _bracket(above, reachable, limit_bits: int):
     doubling hi took a thousand, 90 s for G_1e150), then bisection on the exponent narrows the bracket
     to one binade.  reachable() is asked once hi passes 2^24 (1 - f(0) < delta: some finite eps)."""
     if not above(mpmath.mpf(1)):
-        return mpmath.mpf(0), mpmath.mpf(1)
+        return _small_bracket(above)
     lo_bits, hi_bits, asked = 0, 1, False
     while above(mpmath.ldexp(1, hi_bits)):
         if hi_bits >= limit_bits:
@@ -157,6 +157,27 @@ def _bracket(above, reachable, limit_bits: int):
             asked = True
             if not reachable():
                 return mpmath.mpf(0), None
+    lo_bits, hi_bits = bisect(lambda bits: above(mpmath.ldexp(1, bits)), lo_bits, hi_bits,
+                              mid=integer_midpoint, stop=lambda lo, hi: hi - lo <= 1)
+    return mpmath.ldexp(1, lo_bits), mpmath.ldexp(1, hi_bits)
+
+
+#: a root below 2^-EPS_MIN_BITS is bracketed by [0, 2^-EPS_MIN_BITS] (mechanism parameters are at least
+#: 1e-1000 ~ 2^-3322, derive/domains.py, and eps(delta) scales with them)
+EPS_MIN_BITS = 8192
+
+
+def _small_bracket(above):
+    """(lo, hi) for a root in (0, 1] (the caller saw above(0) and not above(1)): the exponent of lo halves
+    (2^-1, 2^-2, 2^-4, ..., 2^-8192) until above(lo), then bisection on the exponent narrows the bracket
+    to one binade.  Before, [0, 1] itself was returned, and the search, stopping at a width relative to
+    hi after prec + 64 halvings, answered eps = 0 for G_mu with mu = 6.3e-297 at delta = 1e-300 (the
+    root is 1.9e-296: delta(0) = 2.5e-297 > 1e-300)."""
+    hi_bits, lo_bits = 0, -1
+    while not above(mpmath.ldexp(1, lo_bits)):
+        if lo_bits <= -EPS_MIN_BITS:
+            return mpmath.mpf(0), mpmath.ldexp(1, lo_bits)
+        hi_bits, lo_bits = lo_bits, max(2 * lo_bits, -EPS_MIN_BITS)
     lo_bits, hi_bits = bisect(lambda bits: above(mpmath.ldexp(1, bits)), lo_bits, hi_bits,
                               mid=integer_midpoint, stop=lambda lo, hi: hi - lo <= 1)
     return mpmath.ldexp(1, lo_bits), mpmath.ldexp(1, hi_bits)
@@ -182,16 +203,39 @@ def _gaussian_bracket(record: TradeOff, target):
     return (mu * mu / 2 + mu * z2) * (1 - margin), (mu * mu / 2 + mu * z) * (1 + margin)
 
 
+#: the most guard bits: the cancellation in delta(eps) = P(L > eps) - e^eps Q(L > eps) is about log2 of
+#: (term / delta); near the root the two terms differ in relative terms by about eps_0 (Laplace) or z mu
+#: (G_mu at eps = z mu), so it is at most about log2(1/param) <= 3322 bits for the domain's smallest
+#: parameter 1e-1000 (derive/domains.py), and never more than log2(1/delta)
+GUARD_MAX_BITS = 3500
+
+
+def _guard_bits(target) -> int:
+    """min(log2(1/delta), GUARD_MAX_BITS) bits added to the working precision where delta(eps) is compared
+    with delta (``eps_at``)."""
+    t = to_mpf(target)
+    if not t > 0:
+        return 0
+    return min(GUARD_MAX_BITS, max(0, int(-mpmath.log(t, 2)) + 1))
+
+
 def eps_at(record: TradeOff, delta, digits: int):
     """compute() of eps(delta) = inf{eps >= 0 : delta(eps) <= delta}."""
     target = exact_of(parse("delta", delta, 0, 1))     # delta = 1: eps = 0 (delta(0) <= 1 always)
     delta_of = _delta_maker(record)
 
+    # delta(eps) is a difference of two probabilities (P(L > eps) - e^eps Q(L > eps), each at most 1), so
+    # at p bits its absolute error is about 2^-p whatever its size: deciding delta(eps) > delta needs p
+    # bits beyond log2(1/delta).  At the working precision alone G_mu, mu = 6.3e-297, answered eps = 0 at
+    # delta = 1e-300: delta(0) = 2.5e-297 cancelled to 0 (the root is 1.9e-296).
+    guard = _guard_bits(target)
+
     def above(e):
-        d = delta_of(e)()
-        if isinstance(d, Exact):
-            return d.cmp(target) > 0
-        return d > to_mpf(target)
+        with mpmath.workprec(mpmath.mp.prec + guard):
+            d = delta_of(e)()
+            if isinstance(d, Exact):
+                return d.cmp(target) > 0
+            return d > to_mpf(target)
 
     power = compile_mp(record.bind(record.power))
 
@@ -237,7 +281,8 @@ def eps_at(record: TradeOff, delta, digits: int):
         log_t = mpmath.log(to_mpf(target))
 
         def probe(x):
-            d = to_mpf(value({eps_prime: x}))
+            with mpmath.workprec(mpmath.mp.prec + guard):
+                d = to_mpf(value({eps_prime: x}))
 
             def step():
                 if d > 0:

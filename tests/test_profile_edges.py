@@ -62,3 +62,62 @@ def test_negative_eps_laplace_by_direct_integration():
 
 def test_delta_one_is_eps_zero():
     assert mp.profile_eps(derive.gaussian("1"), "1", 15) == 0
+
+
+# ------------------------------------------------------------ cancellation guard (numeric.profile._guard_bits)
+def _gdp_root(mu: str, delta: str, dps: int = 800):
+    """eps with delta(eps) = delta for G_mu: the closed form Phi(-e/mu + mu/2) - e^e Phi(-e/mu - mu/2)
+    written out here in plain mpmath at 800 digits (enough for the 1e-300 cancellation), root by findroot
+    in the scaled variable z = eps / mu."""
+    import mpmath
+    with mpmath.workdps(dps):
+        m, t = mpmath.mpf(mu), mpmath.mpf(delta)
+
+        def d(e):
+            return mpmath.ncdf(-e / m + m / 2) - mpmath.exp(e) * mpmath.ncdf(-e / m - m / 2)
+        z = mpmath.findroot(lambda z: d(z * m) - t, 3)
+        return z * m
+
+
+@pytest.mark.parametrize("mu, delta, dps", [("6.3e-297", "1e-300", 800), ("1e-1000", "1e-1005", 2100)])
+def test_tiny_mu_eps_is_not_lost_to_cancellation(mu, delta, dps):
+    """G_mu with mu = 6.3e-297 answered eps = 0 at delta = 1e-300 (delta(0) = 2.5e-297 cancelled to 0 at the
+    working precision), and 1.22e-296 once the bracket was fixed but the Newton probe was unguarded; the
+    root is 2.042e-296."""
+    import mpmath
+
+    import derive
+    from numeric import mp
+    got = mp.profile_eps(derive.gaussian(mu), delta, 12)
+    want = _gdp_root(mu, delta, dps)
+    with mpmath.workdps(40):
+        assert abs(got / want - 1) < mpmath.mpf("1e-11"), (got, want)
+
+
+def test_laplace_tiny_eps_profile_inverse():
+    """Laplace(eps0): delta(e) = 1 - e^{-(eps0 - e)/2} for 0 <= e <= eps0 (seed 000's profile), so the root
+    is e = eps0 + 2 log(1 - delta) (mpmath at 700 digits).  eps0 = 1e-300, delta = 1e-310: 9.999999998e-301;
+    the unguarded search answered 7.47e-301."""
+    import mpmath
+
+    import derive
+    from numeric import mp
+    got = mp.profile_eps(derive.laplace("1e-300"), "1e-310", 12)
+    with mpmath.workdps(700):
+        want = mpmath.mpf("1e-300") + 2 * mpmath.log1p(-mpmath.mpf("1e-310"))
+        assert abs(got / want - 1) < mpmath.mpf("1e-11"), (got, want)
+
+
+def test_without_the_guard_the_tiny_mu_case_fails(monkeypatch):
+    """Mutation: no guard bits -> the cancelled delta(0) decides eps = 0 (or a wrong root)."""
+    # (the 800-digit reference, as above)
+    import mpmath
+
+    import derive
+    from numeric import mp
+    from numeric import profile as P
+    monkeypatch.setattr(P, "_guard_bits", lambda target: 0)
+    got = mp.profile_eps(derive.gaussian("6.3e-297"), "1e-300", 12)
+    want = _gdp_root("6.3e-297", "1e-300")
+    with mpmath.workdps(40):
+        assert not abs(got / want - 1) < mpmath.mpf("1e-11")
