@@ -39,19 +39,9 @@ def _census():
     ]
 
 
-#: SSW24 v1 abstract (catalog 004, census paragraph, [doc]): ranges over the DAS's geographic levels
-_SSW24_ABSTRACT = [("SU-census:unused-budget", "8.50%-13.76%", "share of the privacy budget left unused"),
-                   ("SU-census:variance-reduction", "15.08%-24.82%", "reduction of the noise variance possible")]
-
-
 def entries():
-    out = _census()
-    for ident, printed, what in _SSW24_ABSTRACT:
-        out.append({
-            "id": ident, "printed": printed, "computed": None, "status": "unverifiable",
-            "note": f"{what} (SSW24 v1 abstract, quoted by the catalog): the per-level, per-query allocations of "
-                    "the 2022-03-16 PLB file that produce these ranges are not in the seed or the catalog",
-        })
+    from . import reproduce_bdls, reproduce_census
+    out = _census() + reproduce_census.entries() + reproduce_bdls.entries()
     for epochs, method, printed in _SU_TABLE1:
         out.append({
             "id": f"SU-Table1:{epochs}:{method}", "printed": printed, "computed": None,
