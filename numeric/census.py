@@ -120,11 +120,28 @@ def decimal_down(x: Fraction, digits: int = SPEC_DIGITS) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+def script_queries() -> list[Query]:
+    """The allocation SSW24's repository script composes (``ssw24_script_allocation`` in the data file):
+    rho = 1/global_scale^2, 8 levels, 10 equal queries per level."""
+    a = _data()["ssw24_script_allocation"]
+    rho, n = 1 / Fraction(a["global_scale"]) ** 2, int(a["queries_per_level"])
+    out = []
+    for level, share in zip(levels(), a["geolevel_props"]):
+        r = rho * Fraction(share) / n
+        out += [Query(level, f"query {i + 1}", r, 1 / (2 * r)) for i in range(n)]
+    return out
+
+
 def spec_text(level: str = ALL, query_set: str | None = None) -> str:
-    """The ``--spec`` JSON of the level's queries: one discrete-gaussian entry per distinct sigma^2 with its
-    count, sigma^2 rounded towards zero at the 15th significant digit (relative change below 1e-14)."""
+    """The ``--spec`` JSON of the level's queries (``spec_of``)."""
+    return spec_of(queries(level, query_set))
+
+
+def spec_of(qs: list[Query]) -> str:
+    """One discrete-gaussian entry per run of equal sigma^2 with its count, sigma^2 rounded towards zero at
+    the 15th significant digit (relative change below 1e-14)."""
     entries: list[dict] = []
-    for q in queries(level, query_set):
+    for q in qs:
         s2 = decimal_down(q.sigma2)
         if entries and entries[-1]["sigma2"] == s2:
             entries[-1]["count"] += 1
@@ -144,12 +161,17 @@ def conversions(level: str = ALL, query_set: str | None = None, delta: str = DEL
 
 def certified_eps(level: str = ALL, query_set: str | None = None, delta: str = DELTA):
     """The certified engine's EpsResult (eps_lower, eps_upper, certified) of the level's spec."""
+    return compose(queries(level, query_set)).eps(delta)
+
+
+def compose(qs: list[Query]):
+    """The certified engine's composition of the queries, built from their spec text (the file a user runs)."""
     from derive.spec import parse_spec
 
     from . import pld
     from . import pld_mechanisms as PM
-    comps = parse_spec(spec_text(level, query_set), where=f"census {level}")
-    return pld.compose([(PM.from_record(c.record()), c.count) for c in comps]).eps(delta)
+    comps = parse_spec(spec_of(qs), where="census")
+    return pld.compose([(PM.from_record(c.record()), c.count) for c in comps])
 
 
 # ------------------------------------------------------------------ n identical queries (float64) ----

@@ -73,4 +73,40 @@ def entries() -> list[dict]:
                     f"(certified) against Bun-Steinke {mpmath.nstr(conv['bun-steinke'], 8)} and CKS "
                     f"{mpmath.nstr(conv['cks'], 8)} of rho = {mpmath.nstr(float(C.level_rho()), 8)}",
         })
-    return out
+    return out + _script_entries()
+
+
+def _script_entries() -> list[dict]:
+    """The SSW24 repository script's eps_base = 21.97 and factor 0.9485 (catalog 004), on the allocation the
+    script lists (``ssw24_script_allocation``: rho = (485/254)^2, written 3.65 in the script)."""
+    from numeric import census as C
+    from numeric import composition as NC
+
+    from .rounding import verdict
+    a = C._data()["ssw24_script_allocation"]
+    qs = C.script_queries()
+    rho = sum((q.rho for q in qs), C.Fraction(0))
+    with mpmath.workdps(40):
+        text = mpmath.nstr(mpmath.mpf(rho.numerator) / rho.denominator, 35)
+    bs = NC.zcdp_to_dp(text, 1, C.DELTA, "bun-steinke").eps
+    comp = C.compose(qs)
+    r = comp.eps(C.DELTA)
+    at = mpmath.mpf(a["script_eps_base"]) * mpmath.mpf(a["script_factor"])
+    d = comp.delta(mpmath.nstr(at, 12))
+    factor = r.eps_upper / bs
+    holds = d.delta_upper <= mpmath.mpf("1e-10")
+    base = {"id": "SSW24-script:eps-base", "printed": a["script_eps_base"], "computed": mpmath.nstr(bs, 10),
+            "inputs": f"rho = (485/254)^2 = {mpmath.nstr(mpmath.mpf(text), 10)} (DAS config global_scale 254/485), "
+                      "delta = 1e-10",
+            "note": "Bun-Steinke rho + 2 sqrt(rho log(1/delta)) of the script's allocation with rho unrounded (the "
+                    "entry SU-census:eps-base uses the script's rounded 3.65 and gets 21.985)"}
+    base["status"] = verdict(base["printed"], bs)[0]
+    fac = {"id": "SSW24-script:factor", "printed": a["script_factor"], "computed": mpmath.nstr(factor, 10),
+           "inputs": f"{len(qs)} discrete Gaussians (8 levels x {a['queries_per_level']}), sigma_i^2 = 1/(2 rho_i)",
+           "note": f"the script checks delta at eps = {a['script_factor']} x {a['script_eps_base']} = {mpmath.nstr(at, 8)}: "
+                   f"certified delta there in [{mpmath.nstr(d.delta_lower, 4)}, {mpmath.nstr(d.delta_upper, 4)}], "
+                   f"so its (20.84, 1e-10) {'holds' if holds else 'is not shown to hold'}; the exact eps at 1e-10 is in [{mpmath.nstr(r.eps_lower, 8)}, "
+                   f"{mpmath.nstr(r.eps_upper, 8)}] (certified), i.e. the factor against Bun-Steinke is "
+                   f"{mpmath.nstr(factor, 6)}"}
+    fac["status"] = verdict(fac["printed"], factor)[0]
+    return [base, fac]

@@ -7,8 +7,6 @@ against Bun-Steinke by hand (as in tests/test_census.py)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import mpmath
 import pytest
 
@@ -23,6 +21,7 @@ class _Bracket:
 
 def _entries(monkeypatch):
     monkeypatch.setattr(C, "certified_eps", lambda level=C.ALL, query_set=None, delta=C.DELTA: _Bracket())
+    monkeypatch.setattr(C, "compose", lambda qs: _Comp())
     return {e["id"]: e for e in RC.entries()}
 
 
@@ -49,12 +48,10 @@ def test_ranges_and_verdicts(monkeypatch):
 def test_mutation_margins_at_the_printed_ends_are_reproduced(monkeypatch):
     """Margins whose smallest and largest shares are the printed 8.50 % and 13.76 % must be 'reproduced':
     the verdict can go either way."""
-    real = C.margins
-
     def forced(conversion="bun-steinke", query_set=None):
-        ms = real(conversion, query_set)
-        ends = {0: 0.0850, len(ms) - 1: 0.1376}
-        return [dataclasses.replace(m, unused=ends.get(i, 0.1)) for i, m in enumerate(ms)]
+        ends = {0: 0.0850, 7: 0.1376}
+        return [C.Margin(g, 9, 0.1, 10.0, 1.0, 1.1, conversion, ends.get(i, 0.1), 0.2)
+                for i, g in enumerate(C.levels())]
     monkeypatch.setattr(C, "margins", forced)
     assert _entries(monkeypatch)["SU-census:unused-budget"]["status"] == "reproduced"
 
@@ -65,3 +62,43 @@ def test_entries_with_the_engine():
     for row in out["SU-census:unused-budget"]["levels"]:
         lo, hi = (mpmath.mpf(x) for x in row["eps_certified"])
         assert row["certified"] and lo <= mpmath.mpf(row["eps_convolution"]) <= hi * (1 + mpmath.mpf("1e-9"))
+
+
+class _Comp:
+    def eps(self, delta):
+        return type("R", (), {"eps_lower": mpmath.mpf(20), "eps_upper": mpmath.mpf(20), "certified": True})()
+
+    def delta(self, eps):
+        return type("R", (), {"delta_lower": mpmath.mpf("2e-11"), "delta_upper": mpmath.mpf("3e-11")})()
+
+
+def _script(monkeypatch):
+    monkeypatch.setattr(C, "compose", lambda qs: _Comp())
+    return {e["id"]: e for e in RC._script_entries()}
+
+
+def test_script_eps_base(monkeypatch):
+    out = _script(monkeypatch)
+    # by hand: rho = (485/254)^2, Bun-Steinke at 1e-10 = 21.9710740...
+    with mpmath.workdps(30):
+        rho = (mpmath.mpf(485) / 254) ** 2
+        bs = rho + 2 * mpmath.sqrt(rho * mpmath.log(mpmath.mpf(10) ** 10))
+    assert abs(mpmath.mpf(out["SSW24-script:eps-base"]["computed"]) - bs) < mpmath.mpf("1e-8")
+    assert out["SSW24-script:eps-base"]["status"] == "reproduced"
+    assert "holds" in out["SSW24-script:factor"]["note"]
+    assert sum(q.rho for q in C.script_queries()) == C.Fraction(485**2, 254**2)
+
+
+def test_mutation_script_scale(monkeypatch):
+    """global_scale 254/486 in place of 254/485 must make 21.97 differ."""
+    data = dict(C._data())
+    data["ssw24_script_allocation"] = dict(data["ssw24_script_allocation"], global_scale="254/486")
+    monkeypatch.setattr(C, "_data", lambda: data)
+    assert _script(monkeypatch)["SSW24-script:eps-base"]["status"] == "differs"
+
+
+@pytest.mark.slow
+def test_script_entries_with_the_engine():
+    out = {e["id"]: e for e in RC._script_entries()}
+    assert "holds" in out["SSW24-script:factor"]["note"] and "not shown" not in out["SSW24-script:factor"]["note"]
+    assert mpmath.mpf(out["SSW24-script:factor"]["computed"]) < mpmath.mpf("0.9485")
