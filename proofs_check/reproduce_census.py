@@ -13,6 +13,8 @@ the other query set in its note.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import mpmath
 
 #: (id, printed range, Margin attribute, what)
@@ -85,7 +87,7 @@ def _script_entries() -> list[dict]:
     from .rounding import verdict
     a = C._data()["ssw24_script_allocation"]
     qs = C.script_queries()
-    rho = sum((q.rho for q in qs), C.Fraction(0))
+    rho = sum((q.rho for q in qs), Fraction(0))
     with mpmath.workdps(40):
         text = mpmath.nstr(mpmath.mpf(rho.numerator) / rho.denominator, 35)
     bs = NC.zcdp_to_dp(text, 1, C.DELTA, "bun-steinke").eps
