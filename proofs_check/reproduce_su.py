@@ -32,7 +32,8 @@ def _census():
          "status": verdict("21.97", bs)[0], "inputs": "rho = 3.65 (script), delta = 1e-10",
          "note": f"Bun-Steinke rho + 2 sqrt(rho log(1/delta)) at delta = 1e-10 gives {mpmath.nstr(bs, 8)}; 21.97 needs "
                  f"delta = {mpmath.nstr(delta_fit, 4)}; the tighter CKS conversion gives {mpmath.nstr(cks, 8)} at "
-                 "delta = 1e-10"},
+                 "delta = 1e-10; 3.65 is the script's rounding of (485/254)^2, which gives 21.97 "
+                 "(entry SSW24-script:eps-base)"},
         {"id": "SU-census:eps-reduced", "printed": "20.84", "computed": mpmath.nstr(reduced, 8),
          "status": verdict("20.84", reduced)[0], "inputs": "the script's 21.97 and 0.9485",
          "note": "0.9485 x 21.97 (the script's reduction factor applied to its base; arithmetic only)"},
