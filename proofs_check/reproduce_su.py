@@ -27,27 +27,17 @@ def _census():
          "status": verdict("21.97", bs)[0], "inputs": "rho = 3.65 (script), delta = 1e-10",
          "note": f"Bun-Steinke rho + 2 sqrt(rho log(1/delta)) at delta = 1e-10 gives {mpmath.nstr(bs, 8)}; 21.97 needs "
                  f"delta = {mpmath.nstr(delta_fit, 4)}; the tighter CKS conversion gives {mpmath.nstr(cks, 8)} at "
-                 "delta = 1e-10"},
+                 "delta = 1e-10; 3.65 is the script's rounding of (485/254)^2, which gives 21.97 "
+                 "(entry SSW24-script:eps-base)"},
         {"id": "SU-census:eps-reduced", "printed": "20.84", "computed": mpmath.nstr(reduced, 8),
          "status": verdict("20.84", reduced)[0], "inputs": "the script's 21.97 and 0.9485",
          "note": "0.9485 x 21.97 (the script's reduction factor applied to its base; arithmetic only)"},
     ]
 
 
-#: SSW24 v1 abstract (catalog 004, census paragraph, [doc]): ranges over the DAS's geographic levels
-_SSW24_ABSTRACT = [("SU-census:unused-budget", "8.50%-13.76%", "share of the privacy budget left unused"),
-                   ("SU-census:variance-reduction", "15.08%-24.82%", "reduction of the noise variance possible")]
-
-
 def entries():
-    out = _census()
-    for ident, printed, what in _SSW24_ABSTRACT:
-        out.append({
-            "id": ident, "printed": printed, "computed": None, "status": "unverifiable",
-            "note": f"{what} (SSW24 v1 abstract, quoted by the catalog): the per-level, per-query allocations of "
-                    "the 2022-03-16 PLB file that produce these ranges are not in the seed or the catalog",
-        })
-    from . import reproduce_noisygd
+    from . import reproduce_bdls, reproduce_census, reproduce_noisygd
+    out = _census() + reproduce_census.entries() + reproduce_bdls.entries()
     out.extend(reproduce_noisygd.entries())      # Su Table 1 = BSA24 Table 1, recomputed
     return out
 
