@@ -53,7 +53,7 @@ def test_verdicts(monkeypatch):
     got = _statuses(monkeypatch)
     assert got == {"BDLS20:mu:sigma=1.3:epochs=15": "reproduced", "BDLS20:mu:sigma=1.06:epochs=20": "reproduced",
                    "BDLS20:eps:sigma=1.06:epochs=20": "reproduced", "BDLS20:mu:sigma=0.638:epochs=70": "reproduced",
-                   "BDLS20:eps:sigma=0.638:epochs=70": "differs"}
+                   "BDLS20:eps:sigma=0.638:epochs=70": "unverifiable"}  # inside the rounding of sigma~
 
 
 def test_mutation_mu_without_the_minus_one(monkeypatch):
