@@ -64,6 +64,15 @@ class SubsampledStep:
         if not record.symmetric:
             raise DomainError("mechanism", record.name, "a symmetric trade-off function (C_p(f) is stated for "
                                                         "symmetric f)")
+        from .functionals import _dg_sigma2
+        if _dg_sigma2(record) is not None:
+            raise DomainError("mechanism", record.name, "a record with a law of log|f'| to integrate (the discrete "
+                              "Gaussian's functionals are sums over the integers; subsampled, they are not "
+                              "implemented)")
+        try:
+            dfun.slope_law(record)
+        except ValueError as exc:
+            raise DomainError("mechanism", record.name, f"a record with a derivable law of log|f'| ({exc})") from None
         self.record, self.view = record, view
         self.p = parse_in("sampling_rate", p, "p")
         self.symmetric = view == "hull"
