@@ -96,32 +96,41 @@ def eps_prime_points(eps, delta, delta_primes, digits):
 def ratio_points(eps, delta, delta_prime, priors, digits):
     """[(p, lower envelope, upper envelope)] of P/p and (1 - P)/(1 - p) (Corollary 3.10 (2))."""
     from derive import semantics as S
-    from derive.posterior import prior as PRIOR
-    from derive.posterior import prior_c as PRIOR_C
     from numeric.precision import evaluate_env
     ep = S.eps_prime()
     lo, hi = S.ratio_bounds_at_prior(ep)
-    swap = {PRIOR: PRIOR_C, PRIOR_C: PRIOR}
     out = []
     for p in priors:
         env = _env(eps, delta, delta_prime, p)
-        lows = [evaluate_env(lo, env, digits), evaluate_env(lo.xreplace(swap), env, digits)]
-        highs = [evaluate_env(hi, env, digits), evaluate_env(hi.xreplace(swap), env, digits)]
+        lows = [evaluate_env(lo, env, digits), evaluate_env(_complement(lo), env, digits)]
+        highs = [evaluate_env(hi, env, digits), evaluate_env(_complement(hi), env, digits)]
         out.append((p, min(lows), max(highs)))
     return out
+
+
+def _complement(expr):
+    """The same bound for the complement event (1 - P)/(1 - p): the prior and its complement swapped."""
+    from derive.posterior import prior as PRIOR
+    from derive.posterior import prior_c as PRIOR_C
+    return expr.xreplace({PRIOR: PRIOR_C, PRIOR_C: PRIOR})
 
 
 def difference_points(eps, delta, delta_prime, priors, digits):
     """[(p, max(U(p, eps') - p, p - L(p, eps')))]: the envelope is +- this (Corollary 3.10 (2))."""
     from derive import semantics as S
     from numeric.precision import evaluate_env
-    ep = S.eps_prime()
-    up, down = S.difference_at_prior(ep), -S.difference_at_prior(-ep)     # U - p and p - L
+    up, down = _sides(S.eps_prime())
     out = []
     for p in priors:
         env = _env(eps, delta, delta_prime, p)
         out.append((p, max(evaluate_env(up, env, digits), evaluate_env(down, env, digits))))
     return out
+
+
+def _sides(ep):
+    """(U(p, eps') - p, p - L(p, eps')): the largest rise of P and of 1 - P."""
+    from derive import semantics as S
+    return S.difference_at_prior(ep), -S.difference_at_prior(-ep)
 
 
 def _delta_primes(delta, n):
