@@ -169,9 +169,9 @@ def _plan_of(args):
     if values is None:
         return _plan(args)
     if args.spec is not None or args.k is None:
-        raise UsageError("noise_multiplier: give gaussian --noise-multiplier S --k K (no --spec)")
-    return ([("gaussian", values, int(args.k), None)],
-            {"mechanism": "gaussian", "params": {"noise_multiplier": args.noise_multiplier}, "k": args.k})
+        raise UsageError("noise_multiplier: give MECH --noise-multiplier S --k K (no --spec)")
+    return ([(args.mechanism, values, int(args.k), None)],
+            {"mechanism": args.mechanism, "params": {"noise_multiplier": args.noise_multiplier}, "k": args.k})
 
 
 def _mpf(text):

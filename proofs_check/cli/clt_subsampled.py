@@ -72,13 +72,23 @@ def mechanism_values(args):
     """{'mu': 1/sigma} for --noise-multiplier (gaussian only), or None."""
     if args.noise_multiplier is None:
         return None
-    if args.mechanism != "gaussian" or args.mu is not None:
-        raise UsageError("noise_multiplier: --noise-multiplier goes with gaussian, instead of --mu")
+    if args.mechanism is None or not _is_gdp_in_mu(args.mechanism) or args.mu is not None:
+        raise UsageError("noise_multiplier: --noise-multiplier goes with a G_mu mechanism whose one parameter is mu "
+                         "(gaussian), instead of --mu")
     from derive.exact import rational
     sigma = rational("noise_multiplier", args.noise_multiplier)
     if sigma == 0:
         raise UsageError("noise_multiplier=0: a positive noise multiplier")
     return {"mu": 1 / sigma}
+
+
+def _is_gdp_in_mu(name) -> bool:
+    """The row's record is G_mu with mu its one parameter (its GDP_MU fact, never its name)."""
+    from derive.mechanisms import facts as K
+    from derive.mechanisms import table as T
+    row = T.lookup(name)
+    record = row.build(None, {})
+    return row.param_names == ("mu",) and record.fact(K.GDP_MU) == record.parameters[0]
 
 
 def directions(plan):

@@ -73,11 +73,11 @@ def _key():
 
 def _env(eps, delta, delta_prime, prior=None):
     from derive import semantics as S
+    from derive.exact import rational
     from derive.symbols import delta as DELTA
     from derive.symbols import eps as EPS
     from numeric.bridge import exact_of
     from numeric.risk import prior_env
-    from derive.exact import rational
     env = {EPS: exact_of(rational("eps", eps)), DELTA: exact_of(rational("delta", delta)),
            S.delta_p: exact_of(rational("delta_prime", delta_prime))}
     if prior is not None:
@@ -135,8 +135,9 @@ def _sides(ep):
 
 def _delta_primes(delta, n):
     """delta' from just above delta to 1 on a log grid (exact decimals): delta (1 + 10^-3) ... 1."""
-    import mpmath
     from fractions import Fraction
+
+    import mpmath
     d = Fraction(int(delta.p), int(delta.q))
     if d == 0:
         lo = mpmath.mpf("1e-12")
