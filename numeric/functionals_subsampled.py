@@ -92,6 +92,12 @@ class SubsampledStep:
         if self.view != "remove" and dfun.divergence(self.record, name) is not None:
             # f = 0 on [x0, 1] (f(0) < 1 for a symmetric f): f_p^{-1} is 0 on a set of positive measure
             raise DivergentFunctional(name, self.record, dfun.divergence(self.record, name))
+        if self.p == 1:
+            # f_1 = f, and C_1(f) = f^{-1} = f for a symmetric f: the base record's functionals (closed forms
+            # where SymPy has them; mu3 of G_mu is exactly 0, which no two precisions would confirm)
+            from .functionals import functional
+            from .precision import as_mpf
+            return as_mpf(functional(self.record, name, digits=digits).value, digits + 10)
         return verified(lambda: _compute(self, name), digits, max_dps=max(4 * digits, digits + 80))
 
 

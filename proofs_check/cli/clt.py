@@ -145,7 +145,9 @@ def cmd_clt(args):
                 lines.append(f"exact {key} = {payload['exact']}: CLT error {payload['error_clt']}"
                              + (f", Edgeworth error {payload['error_edgeworth']}" if edge is not None else ""))
             else:
-                payload["bracket_lower"], payload["bracket_upper"] = fmt(lo_r), fmt(hi_r)
+                from numeric.precision import format_outward       # the printed bracket holds the computed one
+                payload["bracket_lower"], payload["bracket_upper"] = (format_outward(lo_r, digits, False),
+                                                                      format_outward(hi_r, digits, True))
                 # more privacy claimed than the truth: beta above the bracket, delta or eps below it
                 if lo_r <= approx <= hi_r:
                     under = None
