@@ -143,6 +143,9 @@ def _delta_primes(delta, n):
         lo = mpmath.mpf("1e-12")
     else:
         lo = mpmath.mpf(d.numerator) / d.denominator * mpmath.mpf("1.001")
+        if lo >= 1:                                   # delta within 0.1 % of 1: the midpoint of (delta, 1)
+            lo = (1 + mpmath.mpf(d.numerator) / d.denominator) / 2
+    n = max(int(n), 2)
     out = []
     for i in range(n):
         x = mpmath.power(10, mpmath.log10(lo) * (1 - mpmath.mpf(i) / (n - 1)))
