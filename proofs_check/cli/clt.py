@@ -73,7 +73,7 @@ def _reference(plan, args):
 
 def cmd_clt(args):
     from numeric import clt as C
-    from numeric.precision import as_mpf, format_number, verified
+    from numeric.precision import as_mpf, format_number, format_outward, verified
 
     from . import clt_subsampled as S
     plan, shown = _plan_of(args)
@@ -145,7 +145,7 @@ def cmd_clt(args):
                 lines.append(f"exact {key} = {payload['exact']}: CLT error {payload['error_clt']}"
                              + (f", Edgeworth error {payload['error_edgeworth']}" if edge is not None else ""))
             else:
-                from numeric.precision import format_outward       # the printed bracket holds the computed one
+                # rounded outward: the printed bracket holds the computed one
                 payload["bracket_lower"], payload["bracket_upper"] = (format_outward(lo_r, digits, False),
                                                                       format_outward(hi_r, digits, True))
                 # more privacy claimed than the truth: beta above the bracket, delta or eps below it
