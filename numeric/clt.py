@@ -55,6 +55,11 @@ class CltResult(ResultDisplay):
 
 
 def _value(record, name, digits):
+    """A functional of a step: a trade-off record, or a subsampled step
+    (``numeric.functionals_subsampled.SubsampledStep``, which computes its own)."""
+    own = getattr(record, "functional_value", None)
+    if own is not None:
+        return as_mpf(own(name, digits), digits + 10)
     return as_mpf(F.functional(record, name, digits=digits).value, digits + 10)
 
 
@@ -82,14 +87,16 @@ def _check_resolved(record, kl, kappa2):
 
 
 def clt(entries, digits: int = 15) -> CltResult:
-    """entries: [(TradeOff record, count)] of symmetric trade-off functions."""
+    """entries: [(TradeOff record, count)] of symmetric trade-off functions; a subsampled step
+    (``numeric.functionals_subsampled.SubsampledStep``) may be one Poisson direction f_p or f_p^{-1}, not
+    symmetric: the theorems are then applied as an approximation (proofs_check/cli/clt_subsampled.py)."""
     if not entries:
         raise DomainError("mechanisms", "[]", "a non-empty list of (record, count)")
     d = digits + 10
     with mpmath.workdps(d + 10):
         kl = k2 = kb3 = kl2 = m3 = mpmath.mpf(0)
         for record, count in entries:
-            if not record.symmetric:
+            if not (record.symmetric or getattr(record, "poisson_direction", False)):
                 raise DomainError("mechanism", record.name, "a symmetric trade-off function (the privacy CLT "
                                                             "of Dong-Roth-Su is stated for symmetric f)")
             c = int(count)

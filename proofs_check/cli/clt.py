@@ -19,14 +19,22 @@ def register(sub):
                   "Prop. 3.2).  Beside them: the exact value (GDP, binomial, k-fold Laplace routes) or the "
                   "certified bracket of the composition engine, the errors error_clt and error_edgeworth, and "
                   "underestimates (whether the CLT value claims more privacy than the truth; null when the bracket "
-                  "cannot tell).  --method picks the headline value.\n\n" + mechanism_help(tuple(ENGINE)),
+                  "cannot tell).  --method picks the headline value.  Subsampled steps (--p or --batch/--dataset-size, "
+                  "--sampling, or \"p\" in a spec entry): the functionals of C_p(f) (uniform) or of the Poisson "
+                  "directions f_p and f_p^-1 by verified quadrature, the certified composition beside them "
+                  "(DP-SGD: --noise-multiplier).\n\n" + mechanism_help(tuple(ENGINE)),
                   ["dp-derive clt randomized-response --eps 0.1 --k 100 --alpha 0.1",
                    "dp-derive clt laplace --eps 0.1 --k 10 --at-eps 0.5 --digits 30 --json",
-                   "dp-derive clt gaussian --mu 0.5 --k 4 --at-delta 1e-5 --method edgeworth"],
+                   "dp-derive clt gaussian --mu 0.5 --k 4 --at-delta 1e-5 --method edgeworth",
+                   "dp-derive clt gaussian --noise-multiplier 1.1 --batch 256 --dataset-size 60000 --k 14063 "
+                   "--at-delta 1e-5"],
                   parents=[output_parent(formats=("text", "json"))])
     add_engine_mechanism(p)
     p.add_argument("--spec", default=None, action=Once, metavar="FILE.json",
-                   help="a heterogeneous list, the format of compose fdp --spec (no subsampling)")
+                   help="a heterogeneous list, the format of compose fdp --spec (\"p\" and \"sampling\" subsample "
+                        "a gaussian or laplace entry)")
+    from .clt_subsampled import add_flags
+    add_flags(p)
     q = p.add_mutually_exclusive_group()
     q.add_argument("--alpha", type=number("alpha_open", "alpha"), action=Once,
                    help="f(alpha), alpha in (0, 1): beta (CLT), the band, Edgeworth (at 0 and 1 every f is 1 and 0)")
@@ -64,16 +72,14 @@ def _reference(plan, args):
 
 
 def cmd_clt(args):
-    from derive.mechanisms.table import BY_NAME
     from numeric import clt as C
-    from numeric.precision import as_mpf, format_number, verified
+    from numeric.precision import as_mpf, format_number, format_outward, verified
 
-    from .compose_fdp import _plan
-    plan, shown = _plan(args)
-    for i, (name, values, count, p) in enumerate(plan):
-        if p is not None:
-            raise UsageError(f"mechanisms[{i}].p: the CLT here takes unsubsampled steps (the functionals of "
-                             "C_p(f) are not implemented)")
+    from . import clt_subsampled as S
+    plan, shown = _plan_of(args)
+    plan = S.plan(args, plan)
+    if plan[0][3] is not None and args.spec is None:
+        shown = {**shown, "p": args.p or f"{args.batch}/{args.dataset_size}", "sampling": plan[0][3][1]}
     digits = args.digits
 
     def fmt(v):
@@ -85,11 +91,12 @@ def cmd_clt(args):
             return _compute()
 
     def _compute():
-        entries = [(BY_NAME[name].build(values), count) for name, values, count, _ in plan]
-        res = C.clt(entries, digits)
+        res, direction, note = S.clt(plan, digits)
         payload = {**shown, "method": args.method, "mu": fmt(res.mu), "mu_berry_esseen": fmt(res.mu_berry_esseen),
                    "gamma": fmt(res.gamma), "kl": fmt(res.kl), "kappa2": fmt(res.kappa2),
                    "kappabar3": fmt(res.kappabar3)}
+        if direction is not None:
+            payload.update({"direction": direction, "note": note})
         lines = [f"CLT: mu = {payload['mu']}; Berry-Esseen: mu = {payload['mu_berry_esseen']}, "
                  f"gamma = {payload['gamma']}"]
         if args.alpha is None and args.at_eps is None and args.at_delta is None:
@@ -107,19 +114,19 @@ def cmd_clt(args):
         if args.alpha is not None:
             approx = C.gdp_beta(res.mu, args.alpha, digits)
             lo, hi = C.band(res, _mpf(args.alpha))
-            edge = _maybe(lambda: ver(lambda: C.edgeworth_beta(res, _mpf(args.alpha))))
+            edge = None if direction else _maybe(lambda: ver(lambda: C.edgeworth_beta(res, _mpf(args.alpha))))
             payload.update({"alpha": args.alpha, "beta": fmt(approx), "beta_band_lower": fmt(lo),
                             "beta_band_upper": fmt(hi), "beta_edgeworth": fmt(edge)})
             key, q = "beta", f"alpha = {args.alpha}"
             more_privacy = 1          # a larger beta claims more privacy
         elif args.at_eps is not None:
             approx = C.gdp_delta(res.mu, args.at_eps, digits)
-            edge = _maybe(lambda: ver(lambda: C.edgeworth_delta(res, _mpf(args.at_eps))))
+            edge = None if direction else _maybe(lambda: ver(lambda: C.edgeworth_delta(res, _mpf(args.at_eps))))
             payload.update({"eps": args.at_eps, "delta": fmt(approx), "delta_edgeworth": fmt(edge)})
             key, q, more_privacy = "delta", f"eps = {args.at_eps}", -1
         else:
             approx = C.gdp_eps(res.mu, args.at_delta, digits)
-            edge = _maybe(lambda: ver(lambda: C.edgeworth_eps(res, _mpf(args.at_delta))))
+            edge = None if direction else _maybe(lambda: ver(lambda: C.edgeworth_eps(res, _mpf(args.at_delta))))
             payload.update({"delta": args.at_delta, "eps": fmt(approx), "eps_edgeworth": fmt(edge)})
             key, q, more_privacy = "eps", f"delta = {args.at_delta}", -1
         lines.append(f"at {q}: {key} (CLT) = {payload[key]}, {key} (Edgeworth) = {payload[key + '_edgeworth']}"
@@ -138,7 +145,9 @@ def cmd_clt(args):
                 lines.append(f"exact {key} = {payload['exact']}: CLT error {payload['error_clt']}"
                              + (f", Edgeworth error {payload['error_edgeworth']}" if edge is not None else ""))
             else:
-                payload["bracket_lower"], payload["bracket_upper"] = fmt(lo_r), fmt(hi_r)
+                # rounded outward: the printed bracket holds the computed one
+                payload["bracket_lower"], payload["bracket_upper"] = (format_outward(lo_r, digits, False),
+                                                                      format_outward(hi_r, digits, True))
                 # more privacy claimed than the truth: beta above the bracket, delta or eps below it
                 if lo_r <= approx <= hi_r:
                     under = None
@@ -152,6 +161,19 @@ def cmd_clt(args):
         payload["digits"] = digits
         return payload, lines
     return run_one(args, compute)
+
+
+def _plan_of(args):
+    """The compose-fdp plan, or gaussian at mu = 1/noise multiplier (exact) for --noise-multiplier."""
+    from .clt_subsampled import mechanism_values
+    from .compose_fdp import _plan
+    values = mechanism_values(args)
+    if values is None:
+        return _plan(args)
+    if args.spec is not None or args.k is None:
+        raise UsageError("noise_multiplier: give MECH --noise-multiplier S --k K (no --spec)")
+    return ([(args.mechanism, values, int(args.k), None)],
+            {"mechanism": args.mechanism, "params": {"noise_multiplier": args.noise_multiplier}, "k": args.k})
 
 
 def _mpf(text):

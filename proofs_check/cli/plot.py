@@ -31,8 +31,10 @@ from .common import (
     subparser,
 )
 from .plot_kinds import gdp_exact, kind_setup
+from .plot_prior import PRIOR_AXES, PRIOR_HELP, prior_series
 
-KINDS = ("tradeoff", "composition", "posterior", "risk", "power", "pr", "fscore", "semantics", "auc", "ztest")
+KINDS = ("tradeoff", "composition", "posterior", "risk", "power", "pr", "fscore", "semantics", "auc", "ztest",
+         *PRIOR_AXES)
 #: the other kinds draw y(x) series: (x label, y label, log x)
 SERIES_AXES = {"posterior": ("alpha (type I error of the attack), log scale", "posterior probability of membership",
                              True),
@@ -42,7 +44,7 @@ SERIES_AXES = {"posterior": ("alpha (type I error of the attack), log scale", "p
                "fscore": ("privacy-loss parameter", "highest F_beta score of the attack", False),
                "semantics": ("number of releases k", "bound holding with probability >= 1 - delta'", False),
                "auc": ("alpha (type I error)", "power of the two-sided test (ROC)", False),
-               "ztest": ("alternative mean m", "power of the one-sided Z-test", False)}
+               "ztest": ("alternative mean m", "power of the one-sided Z-test", False), **PRIOR_AXES}
 IMAGE_TYPES = (".png", ".pdf", ".svg")
 
 
@@ -77,7 +79,7 @@ def register(sub):
                   "(seed 000 Fig. 5).  "
                   "Each trade-off curve is checked (power "
                   ">= alpha, non-increasing, convex) from the data it is drawn from; the data is written beside "
-                  "the image.\n\n" + mechanism_help(),
+                  "the image.  " + PRIOR_HELP + "\n\n" + mechanism_help(),
                   ["dp-derive plot tradeoff gaussian --mu 0.5,1,2 --out gdp.png",
                    "dp-derive plot tradeoff laplace --eps 1 --log --bound-delta 1e-5 --out lap.svg",
                    "dp-derive plot composition randomized-response --eps 0.1 --k 100 --out rr.png",
@@ -408,6 +410,8 @@ def _series_plot(args, mechanism, records, given, combos, out, data):
         return _attack_series(args, mechanism, records, given, combos, out, data, n, digits)
     if args.kind == "semantics":
         return _semantics_series(args, mechanism, records, combos, out, data, digits)
+    if args.kind in PRIOR_AXES:
+        return prior_series(args, mechanism, records, combos, out, data, digits, _emit_series)
     if args.kind == "auc":
         return _auc_series(args, mechanism, records, given, combos, out, data, n, digits)
     if args.kind == "ztest":

@@ -37,6 +37,13 @@ _TAKES = {"semantics": (lambda r: gdp_exact(r) or pure(r), lambda: f"{either(row
                         f"releases) or {either(rows_where(pure))} (pure eps-DP queries)"),
           "auc": (two_sided, lambda: f"{either(rows_where(two_sided))} (seed 003's two tests)"),
           "ztest": (gdp_exact, lambda: f"{either(rows_where(gdp_exact))} (the mean released with G_mu)")}
+for _kind in ("eps-prime", "prior-ratio", "prior-difference"):         # seed 002 Figs. 1 and 7 (plot_prior.py)
+    _TAKES[_kind] = (lambda r: _eps_delta(r), lambda: f"{either(rows_where(_eps_delta))} (an (eps, delta)-DP release)")
+
+
+def _eps_delta(record) -> bool:
+    from .plot_prior import takes
+    return takes(record)
 
 
 def kind_setup(args) -> tuple:
