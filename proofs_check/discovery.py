@@ -16,7 +16,7 @@ CLAIM_MODULES = ("proofs_check.claims_foundation", "proofs_check.claims_attack",
                  "proofs_check.claims_errata_004", "proofs_check.claims_errata_004_subsampling",
                  "proofs_check.claims_errata_xref",
                  "proofs_check.claims_composition",
-                 "proofs_check.claims_su", "proofs_check.claims_clt",
+                 "proofs_check.claims_su", "proofs_check.claims_su_applications", "proofs_check.claims_clt",
                  "proofs_check.claims_links")
 #: modules that attach certified (interval) checks to registered claims
 #: (one per seed paper; shared machinery in ``certified_common``)

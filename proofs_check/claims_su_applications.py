@@ -1,0 +1,123 @@
+"""Claims of seed 004's applications (Su 2025 Sec. 4.2-4.4; issue #26), checked on the code users call
+against forms written here independently:
+
+* BSA24:NoisyGD-series: the last-iterate GDP bound of full-batch noisy gradient descent (``numeric.noisy_gd``,
+  the closed form mu_s^2 (1 + c)/(1 - c) (1 - c^T)/(1 + c^T)) equals mu_s^2 (sum_{t<T} c^t)^2 / sum_{t<T} c^{2t}
+  summed term by term at 40 digits.
+* BSA24:NoisyGD-convergent: with a contraction c < 1 the bound converges, to mu_s sqrt((1 + c)/(1 - c)),
+  while the composition bound mu_s sqrt(T) of all iterates diverges (seed 004 Sec. 4.2, Table 1's point).
+* DRS-CLT:subsampled-kl: kl of the Poisson-subsampled Gaussian's trade-off function f_p
+  (``numeric.functionals_subsampled``, quadrature over the slope law of G_mu) equals KL(N(0,1) || (1-p) N(0,1)
+  + p N(mu,1)) integrated in the observation y.
+* SSW24:census-level-eps: the certified engine bracket of a census level's eps at delta = 1e-10
+  (``numeric.census.certified_eps``, 9 discrete Gaussians of the shipped allocation) contains the eps of the
+  exact law of their sum (``numeric.census.convolution_eps``: a convolution of the integer pmfs, a different
+  algorithm), up to the convolution's float64 error.
+"""
+
+from __future__ import annotations
+
+import mpmath
+
+from .outcomes import agreement
+from .registry import claim
+from .status import CONFIRMED, FAILED, Outcome
+
+SU = "Su (2025) seed 004"
+
+#: (mu_s, c, T) of the noisy-GD checks: Table 1's c = 0.9999 among them
+_NGD_CASES = (("2/3", "0.9999", 50), ("2/3", "0.9999", 4000), ("1", "1/2", 7), ("0.3", "0.9", 200))
+
+
+@claim("BSA24:NoisyGD-series", ("004",), SU + ", Sec. 4.2; Bok, Su, Altschuler (2024) v2 Sec. 4 (NoisyGD)",
+       "identity", "the last-iterate GDP bound of full-batch noisy GD is mu_s^2 (1 + c)/(1 - c) (1 - c^T)/(1 + c^T) "
+                   "= mu_s^2 (sum_{t<T} c^t)^2 / sum_{t<T} c^{2t}",
+       latex=r"\mu^2=\mu_s^2\frac{1+c}{1-c}\cdot\frac{1-c^T}{1+c^T}")
+def _ngd_series():
+    from numeric import noisy_gd as N
+
+    def rows():
+        for mu_s, c, T in _NGD_CASES:
+            import sympy as sp
+            with mpmath.workdps(40):
+                got = N.mu_last_full(sp.Rational(mu_s), sp.Rational(c), T)
+                m, cc = mpmath.mpf(sp.Rational(mu_s)), mpmath.mpf(sp.Rational(c))
+                s1 = mpmath.fsum(cc ** t for t in range(T))
+                s2 = mpmath.fsum(cc ** (2 * t) for t in range(T))
+                ref = m * s1 / mpmath.sqrt(s2)
+            yield {"mu_s": mu_s, "c": c, "T": T}, got, ref
+    return agreement(rows(), mpmath.mpf(10) ** -25, "numeric.noisy_gd.mu_last_full vs the series summed term by "
+                                                      "term at 40 digits")
+
+
+@claim("BSA24:NoisyGD-convergent", ("004",), SU + ", Sec. 4.2 (convergent last-iterate bound vs divergent "
+       "composition)", "identity", "for c < 1 the last-iterate bound tends to mu_s sqrt((1 + c)/(1 - c)) as T -> inf, "
+       "while composition mu_s sqrt(T) grows without bound (at T = 10^6: at least 10x the limit)")
+def _ngd_convergent():
+    import sympy as sp
+
+    from numeric import noisy_gd as N
+    cases = (("2/3", "0.99"), ("1", "1/2"), ("0.1", "0.999"))
+
+    def rows():
+        for mu_s, c in cases:
+            T = 10 ** 6                      # c^T <= 0.999^(10^6) = e^-1000.5: the limit to 400 digits
+            with mpmath.workdps(40):
+                got = N.mu_last_full(sp.Rational(mu_s), sp.Rational(c), T)
+                m, cc = mpmath.mpf(sp.Rational(mu_s)), mpmath.mpf(sp.Rational(c))
+                ref = m * mpmath.sqrt((1 + cc) / (1 - cc))
+            comp = N.mu_composition(sp.Rational(mu_s), T)
+            if not mpmath.mpf(comp) > 10 * ref:
+                yield {"mu_s": mu_s, "c": c, "T": T, "composition": str(comp)}, comp, ref   # a failure row
+            yield {"mu_s": mu_s, "c": c, "T": T}, got, ref
+    return agreement(rows(), mpmath.mpf(10) ** -25, "last-iterate bound at T = 10^6 vs its limit; composition "
+                                                      "at least 10x the limit")
+
+
+def _kl_mixture(mu, p):
+    """KL(N(0,1) || (1-p) N(0,1) + p N(mu,1)) = -int phi(y) log(1 - p + p e^{mu y - mu^2/2}) dy (30 digits, split
+    at 0 and at +-10 + mu)."""
+    with mpmath.workdps(30):
+        m, q = mpmath.mpf(mu), mpmath.mpf(p)
+
+        def integrand(y):
+            return mpmath.npdf(y) * mpmath.log1p(q * mpmath.expm1(m * y - m * m / 2))
+        return -mpmath.quad(integrand, [-mpmath.inf, -10, 0, m, 10 + m, mpmath.inf])
+
+
+@claim("DRS-CLT:subsampled-kl", ("004",), SU + ", Sec. 3.3 and 4.1; Dong, Roth, Su (2022) Sec. 3.2 and Thm 4.2",
+       "identity", "kl(f_p) of the Poisson-subsampled Gaussian (f_p = p G_mu + (1 - p) Id) is "
+                   "KL(N(0,1) || (1-p) N(0,1) + p N(mu,1))")
+def _subsampled_kl():
+    import derive
+    from numeric.functionals_subsampled import SubsampledStep
+
+    def rows():
+        for mu, p in (("1", "0.1"), ("0.9090909090909091", "0.004266666666666667"), ("2", "0.5")):
+            got = SubsampledStep(derive.gaussian(mu), p, "remove").functional_value("kl", 15)
+            yield {"mu": mu, "p": p}, got, _kl_mixture(mu, p)
+    return agreement(rows(), mpmath.mpf(10) ** -13, "numeric.functionals_subsampled (slope law of G_mu) vs the "
+                                                      "mixture density integrated in y at 30 digits")
+
+
+@claim("SSW24:census-level-eps", ("004",), SU + ", Sec. 4.4 (the 2020 Census; SSW24)", "identity",
+       "the eps at delta = 1e-10 of a census level's 9 discrete Gaussian queries lies in the certified engine "
+       "bracket: the exact law of their sum gives the same eps")
+def _census_level():
+    from numeric import census as C
+    worst = None
+    for level in ("US", "Block"):
+        r = C.certified_eps(level)
+        s2, n = C._identical(level, None)
+        exact = mpmath.mpf(C.convolution_eps(s2, n))
+        slack = mpmath.mpf("1e-9") * exact          # the float64 convolution's error, generously
+        ctx = {"level": level, "eps_lower": mpmath.nstr(r.eps_lower, 12), "eps_upper": mpmath.nstr(r.eps_upper, 12),
+               "convolution": mpmath.nstr(exact, 12)}
+        if not r.eps_lower - slack <= exact <= r.eps_upper + slack:
+            return Outcome(FAILED, detail="the convolution's eps is outside the certified bracket",
+                           counterexample=ctx)
+        margin = min(exact - r.eps_lower, r.eps_upper - exact)
+        worst = margin if worst is None or margin < worst else worst
+    return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=2,
+                   detail="numeric.census.certified_eps (engine) contains numeric.census.convolution_eps (exact "
+                          "integer law, float64) at the US and Block levels")
