@@ -243,7 +243,15 @@ def profile_eps(record: TradeOff, delta):
     out = np.full(flat.shape, np.nan)
     g0 = g(np.zeros_like(flat), target)
     out[g0 <= 0] = 0.0
-    todo = np.isnan(out)
+    # delta(0) = TV distance not positive in float (G_mu with mu = 6.3e-297: Phi(mu/2) - Phi(-mu/2) cancels to
+    # 0, and eps = 0 came out at delta = 1e-300, where the root is 2.04e-296): undecided here, recomputed by
+    # the mp path (which guards that cancellation) and rounded to float64
+    # (a delta at or above 1e-14 is decided: the O(1) terms' float error is far below it)
+    with np.errstate(all="ignore"):
+        d0 = np.broadcast_to(fp_call(fn, np.zeros_like(flat)), flat.shape)
+    undecided = ~(np.real(d0) > -np.inf) & (flat > 0) & (flat < 1e-14)
+    out[undecided] = np.nan
+    todo = np.isnan(out) & ~undecided
     lo = np.zeros_like(flat)
     hi = np.ones_like(flat)
     ghi = g(hi, target)
@@ -261,6 +269,8 @@ def profile_eps(record: TradeOff, delta):
     glo = g(lo, target)
     a, b, ga, gb = lo[todo], hi[todo], glo[todo], ghi[todo]
     out[todo] = illinois(g, a, b, ga, gb, target[todo], iterations=200)
+    if undecided.any():
+        out[undecided] = np.atleast_1d(_scalar_mp(_mp.profile_eps, record, flat[undecided]))
     return _result(out.reshape(np.shape(d)))
 
 

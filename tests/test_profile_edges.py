@@ -121,3 +121,14 @@ def test_without_the_guard_the_tiny_mu_case_fails(monkeypatch):
     want = _gdp_root("6.3e-297", "1e-300")
     with mpmath.workdps(40):
         assert not abs(got / want - 1) < mpmath.mpf("1e-11")
+
+
+def test_fp_path_hands_the_cancelled_case_to_mp():
+    """--path fp: Phi(mu/2) - Phi(-mu/2) cancels to 0 in float for mu = 6.3e-297, and eps = 0 came out at
+    delta = 1e-300; now the entry is recomputed by the guarded mp path (same 800-digit reference as above).
+    delta = 0.5 stays eps = 0 on the float path (delta(0) = 2.5e-297 <= 0.5 is decided in float)."""
+    import derive
+    from numeric import fp
+    got = fp.profile_eps(derive.gaussian("6.3e-297"), [1e-300, 0.5])
+    want = float(_gdp_root("6.3e-297", "1e-300"))
+    assert abs(got[0] / want - 1) < 1e-13 and got[1] == 0.0
