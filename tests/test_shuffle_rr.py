@@ -1,0 +1,242 @@
+"""Shuffled binary randomized response (numeric/shuffle_rr.py) and the WSY+23 / Renyi routes
+(numeric/shuffle_fdp.py), issue #26 item 1.
+
+References are computed independently of the code under test:
+* brute force over every dataset of the others (all 2^(n-1)), the count pmf built by convolving the n
+  users' Bernoulli laws one by one in mpmath at 40 digits, and once (n = 5) by multiplying their
+  generating polynomials in SymPy with p = E^eps0/(1 + E^eps0) kept exact, evaluated with evalf (no
+  binomial formula, no likelihood-ratio interval, no tail bound);
+* for larger n, mpmath at 50 digits: the full sum over every count of max(0, Q - g P) with the pmf from
+  mpmath.binomial (no window, no ratio recursion).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+
+import mpmath
+import pytest
+import sympy as sp
+
+from numeric import shuffle_fdp as F
+from numeric import shuffle_rr as S
+
+
+def _sym_count_pmf(xs, eps0):
+    """Coefficients of prod_i (report polynomial of user i) in z: the exact count pmf (SymPy)."""
+    e = sp.exp(sp.Rational(eps0))
+    p, q = e / (1 + e), 1 / (1 + e)
+    z = sp.Symbol("z")
+    poly = sp.Integer(1)
+    for x in xs:
+        poly *= (q + p * z) if x == 1 else (p + q * z)
+    coeffs = sp.Poly(sp.expand(poly), z).all_coeffs()[::-1]
+    return [sp.N(c, 40) for c in coeffs]
+
+
+def _hs(P, Q, g):
+    return sum(max(mpmath.mpf(0), mpmath.mpf(qq) - g * mpmath.mpf(pp)) for pp, qq in zip(P, Q))
+
+
+def _mp_count_pmf(xs, eps0):
+    """The count pmf by direct convolution of the users' Bernoulli laws in mpmath (ambient precision)."""
+    e = mpmath.exp(mpmath.mpf(sp.Rational(eps0)))
+    p, q = e / (1 + e), 1 / (1 + e)
+    pmf = [mpmath.mpf(1)]
+    for x in xs:
+        one = p if x == 1 else q
+        pmf = [(pmf[s] if s < len(pmf) else 0) * (1 - one) + (pmf[s - 1] * one if s > 0 else 0)
+               for s in range(len(pmf) + 1)]
+    return pmf
+
+
+def _profile_sym(others, eps0, eps, exact=False):
+    """max over both directions of H_{e^eps}; the pmf from SymPy exact polynomials (exact=True) or an
+    mpmath convolution at 40 digits."""
+    with mpmath.workdps(40):
+        law = _sym_count_pmf if exact else _mp_count_pmf
+        P = law((0,) + others, eps0)
+        Q = law((1,) + others, eps0)
+        g = mpmath.exp(mpmath.mpf(sp.Rational(eps)))
+        return max(_hs(P, Q, g), _hs(Q, P, g))
+
+
+def test_sympy_exact_pmf_agrees_with_convolution():
+    """The SymPy exact polynomial product and the mpmath convolution agree (n = 5, one dataset each k)."""
+    for k in (0, 1, 4):
+        others = (1,) * k + (0,) * (4 - k)
+        a = _profile_sym(others, "0.5", "0.1", exact=True)
+        b = _profile_sym(others, "0.5", "0.1")
+        assert abs(a - b) < mpmath.mpf("1e-35")
+        br = S.binary_rr_delta(5, "0.5", "0.1", ones=(k,))
+        assert br["delta_lower"] <= a <= br["delta_upper"]
+
+
+@pytest.mark.parametrize("n, eps0, eps", [(5, "0.5", "0.1"), (6, "1", "0.3"), (8, "0.8", "0.05")])
+def test_brute_force_all_datasets_and_brackets(n, eps0, eps):
+    """Every one of the 2^(n-1) datasets of the others: delta depends only on the number k of ones, the
+    module's certified bracket for that k contains it, and the worst dataset is max over k."""
+    by_k = {}
+    for others in itertools.product((0, 1), repeat=n - 1):
+        by_k.setdefault(sum(others), []).append(_profile_sym(others, eps0, eps))
+    for k, vals in by_k.items():
+        assert max(vals) - min(vals) < mpmath.mpf("1e-30"), k          # only the count of ones matters
+        b = S.binary_rr_delta(n, eps0, eps, ones=(k,))
+        assert b["delta_lower"] <= vals[0] <= b["delta_upper"], (k, vals[0], b)
+        assert b["delta_upper"] - b["delta_lower"] <= 1e-14 * max(vals[0], 1e-300) + 1e-300
+    worst = max(max(v) for v in by_k.values())
+    allk = S.binary_rr_delta(n, eps0, eps, ones=range(n))
+    assert allk["delta_lower"] <= worst <= allk["delta_upper"]
+
+
+def test_k0_is_not_always_worst():
+    """The finding the module docstring states: at n = 10, eps0 = 0.5, eps = 0.2 one 'one' among the
+    others (k = 1) beats all-zero others (k = 0); brute force over the two compositions in SymPy."""
+    d0 = _profile_sym((0,) * 9, "0.5", "0.2")
+    d1 = _profile_sym((1,) + (0,) * 8, "0.5", "0.2")
+    assert d1 > d0 * mpmath.mpf("1.1")
+    scan = S.scan_all_k(10, 0.5, 0.2)
+    assert abs(scan[0] - float(d0)) < 1e-12 and abs(scan[1] - float(d1)) < 1e-12
+
+
+def _mp_pair_delta(n, eps0, eps, k=0, dps=50):
+    """mpmath reference: max over both directions of sum_s max(0, Q - g P), every count summed."""
+    with mpmath.workdps(dps):
+        e = mpmath.exp(mpmath.mpf(sp.Rational(eps0)))
+        p, q = e / (1 + e), 1 / (1 + e)
+        g = mpmath.exp(mpmath.mpf(sp.Rational(eps)))
+        N = n - 1
+        a = [mpmath.binomial(k, j) * p ** j * q ** (k - j) for j in range(k + 1)]
+        b = [mpmath.binomial(N - k, j) * q ** j * p ** (N - k - j) for j in range(N - k + 1)]
+        B = [mpmath.fsum(a[i] * b[s - i] for i in range(k + 1) if 0 <= s - i <= N - k) for s in range(N + 1)]
+        B0 = [mpmath.mpf(0)] + B + [mpmath.mpf(0)]
+        P = [p * B0[s + 1] + q * B0[s] for s in range(N + 2)]
+        Q = [q * B0[s + 1] + p * B0[s] for s in range(N + 2)]
+        return max(_hs(P, Q, g), _hs(Q, P, g))
+
+
+@pytest.mark.parametrize("n, eps0, eps, k", [(300, "0.5", "0.05", 0), (300, "1", "0.2", 2),
+                                             (1000, "0.7", "0.1", 0), (400, "3", "0.5", 5)])
+def test_bracket_contains_mpmath_reference(n, eps0, eps, k):
+    ref = _mp_pair_delta(n, eps0, eps, k)
+    b = S.binary_rr_delta(n, eps0, eps, ones=(k,))
+    assert b["delta_lower"] <= ref <= b["delta_upper"]
+    assert b["delta_upper"] - b["delta_lower"] <= 1e-12 * float(ref)
+
+
+def test_eps_bracket_brackets_reference_and_is_narrow():
+    r = S.binary_rr(1000, "0.7", "1e-4")
+    lo, hi = r["eps_lower"], r["eps_upper"]
+    assert r["certified"] and 0 < lo <= hi and (hi - lo) <= 1e-9 * hi
+    # the reference delta at the two ends straddles delta = 1e-4 (mpmath, every count summed)
+    assert _mp_pair_delta(1000, "0.7", sp.Rational(lo)) > mpmath.mpf("1e-4")
+    assert _mp_pair_delta(1000, "0.7", sp.Rational(hi)) <= mpmath.mpf("1e-4")
+
+
+def test_domain_errors():
+    from derive.errors import DomainError
+    for bad in ({"n": 1}, {"eps0": "0"}, {"delta": "1"}, {"n": "2.5"}):
+        kw = {"n": 10, "eps0": "0.5", "delta": "1e-3", **bad}
+        with pytest.raises(DomainError) as ei:
+            S.binary_rr(**kw)
+        assert next(iter(bad)) in str(ei.value)
+    with pytest.raises(DomainError):
+        S.binary_rr(1000, "0.5", "1e-3", ones=(500,))
+
+
+def test_timing_n_1e6():
+    t = time.perf_counter()
+    r = S.binary_rr(10 ** 6, "0.5", "1e-6")
+    assert time.perf_counter() - t < 8.0
+    assert r["eps_upper"] - r["eps_lower"] <= 1e-9 * r["eps_upper"]
+
+
+# ------------------------------------------------------------------------------------ mutations
+
+def _contains(n=300, eps0="0.5", eps="0.05", k=0):
+    ref = _mp_pair_delta(n, eps0, eps, k)
+    b = S.binary_rr_delta(n, eps0, eps, ones=(k,))
+    return b["delta_lower"] <= ref <= b["delta_upper"]
+
+
+def test_mutation_ratio_recursion_caught(monkeypatch):
+    orig = S._XWalk.__init__
+
+    def bad(self, M, th, j0, flint):
+        orig(self, M, th, j0, flint)
+        self.odds = self.odds * (1 + flint.arb("1e-6"))
+    monkeypatch.setattr(S._XWalk, "__init__", bad)
+    assert not _contains()
+
+
+def test_mutation_p_caught(monkeypatch):
+    monkeypatch.setattr(S, "_p", lambda x: x / (1 + x) + x * 0 + 1e-9 * (x / x))
+    monkeypatch.setattr(S, "_q", lambda x: 1 / (1 + x) - 1e-9 * (x / x))
+    assert not _contains()
+
+
+def test_mutation_dropped_remainder_caught(monkeypatch):
+    """Forgetting the tail remainder in the upper end: the bracket then misses the reference at a point
+    where the cut is early (the stop rule is loosened to show it)."""
+    orig = S._sum_terms
+
+    def cut(noise, c, u, B, walk, th, s_a, flint):
+        lo, hi = orig(noise, c, u, B, walk, th, s_a, flint)
+        return lo * (1 + 1e-9), lo * (1 + 1e-9)
+    monkeypatch.setattr(S, "_sum_terms", cut)
+    assert not _contains()
+
+
+def test_wrong_start_is_repaired(monkeypatch):
+    """A locator that starts past s* must be caught by the certified start check (the result stays right)."""
+    orig = S.first_positive
+    monkeypatch.setattr(S, "first_positive", lambda nz, x, g: orig(nz, x, g) + 6)
+    assert _contains()
+
+
+# ------------------------------------------------------------------------------------ the routes
+
+def _mp_wsy(n, eps0, eps, r):
+    """sum_c Bin(n-1, r)(c) H(Q_c || P_c), Q_c = Bin(c,1/2)*Bern(q), P_c = Bin(c,1/2)*Bern(p) (mpmath)."""
+    with mpmath.workdps(30):
+        e = mpmath.exp(mpmath.mpf(sp.Rational(eps0)))
+        p, q = e / (1 + e), 1 / (1 + e)
+        g = mpmath.exp(mpmath.mpf(sp.Rational(eps)))
+        r = mpmath.mpf(r)
+        tot = mpmath.mpf(0)
+        for c in range(n):
+            w = mpmath.binomial(n - 1, c) * r ** c * (1 - r) ** (n - 1 - c)
+            b = [mpmath.binomial(c, s) / mpmath.mpf(2) ** c for s in range(c + 1)]
+            b0 = [mpmath.mpf(0)] + b + [mpmath.mpf(0)]
+            P = [p * b0[s + 1] + q * b0[s] for s in range(c + 2)]
+            Q = [q * b0[s + 1] + p * b0[s] for s in range(c + 2)]
+            tot += w * _hs(P, Q, g)
+        return tot
+
+
+def test_wsy_delta_matches_mpmath_and_bounds_exact():
+    n, eps0, eps = 60, "0.8", "0.3"
+    r = 2 / (math.exp(0.8) + 1)
+    ref = _mp_wsy(n, eps0, eps, mpmath.mpf(2) / (mpmath.exp(mpmath.mpf("0.8")) + 1))
+    got = F.wsy_delta(n, 0.8, 0.3, "stronger")
+    assert abs(got - float(ref)) <= 1e-9 * float(ref)
+    assert r > 0
+    # an upper bound must sit above every exact neighbouring pair (here all k, brute force in mpmath)
+    assert max(_mp_pair_delta(n, eps0, eps, k) for k in (0, 1, 2, n - 2, n - 1)) <= ref
+
+
+def test_routes_order():
+    """exact pair (lower bound) <= Renyi-of-the-pair and <= WSY stronger <= WSY standard."""
+    ex = S.binary_rr(3000, "0.6", "1e-5")
+    w1 = F.wsy_eps(3000, "0.6", "1e-5", "stronger")["eps_upper"]
+    w2 = F.wsy_eps(3000, "0.6", "1e-5", "standard")["eps_upper"]
+    rd = F.rdp_eps(3000, "0.6", "1e-5")["eps_upper"]
+    assert ex["eps_upper"] < w1 < w2 and ex["eps_upper"] < rd
+
+
+def test_mutation_wsy_weights_caught(monkeypatch):
+    monkeypatch.setitem(F.CLONES, "stronger", lambda e0: 1.5 / (math.exp(e0) + 1.0))
+    ref = _mp_wsy(60, "0.8", "0.3", mpmath.mpf(2) / (mpmath.exp(mpmath.mpf("0.8")) + 1))
+    assert abs(F.wsy_delta(60, 0.8, 0.3, "stronger") - float(ref)) > 1e-6 * float(ref)
