@@ -6,7 +6,7 @@
    shuffling") says the shuffled output on neighbouring datasets is a post-processing of the pair
 
        P = sum_c w_c P_c,  Q = sum_c w_c Q_c,  w = Bin(n - 1, r),
-       P_c = Bin(c, 1/2) * Bern(p),  Q_c = Bin(c, 1/2) * Bern(q),  p = e^eps0 / (1 + e^eps0),
+       P_c = Bin(c, 1/2) * Bern(q),  Q_c = Bin(c, 1/2) * Bern(p),  p = e^eps0 / (1 + e^eps0) = 1 - q,
 
    (the two coordinates of the clone pair sum to c + 1, so the first one is the whole experiment), with
    the clone probability r = e^-eps0 (FMT22, "standard") or 2 / (e^eps0 + 1) (FMT23, "stronger").
@@ -47,7 +47,7 @@ CLONES = {
 }
 
 
-def _components(n: int, r: float, span: float = 12.0):
+def _components(n: int, r: float, span: float = 9.0):
     """(c values, log weights, dropped mass) of C ~ Bin(n - 1, r) over mean +- span sd."""
     from scipy.stats import binom
     N = n - 1
@@ -58,39 +58,77 @@ def _components(n: int, r: float, span: float = 12.0):
     return c, lw, dropped
 
 
-def wsy_delta(n: int, eps0: float, eps: float, reduction: str = "stronger") -> float:
-    """sum_c w_c H_{e^eps}(Q_c || P_c) + dropped weight (the Eq. 4.1 route's delta, an upper bound)."""
-    from scipy.special import gammaln
-    p = math.exp(eps0) / (1 + math.exp(eps0))
+class CloneTable:
+    """log Bin(c, 1/2)(s - 1) and log Bin(c, 1/2)(s) for the components c carrying the mixture's mass
+    (mean +- 9 sd of C; the weight left out, below 1e-17, is added to the route's delta), on the counts s within 7 sqrt(c) + 20 of (c + 1)/2, i.e. 14 sd of Bin(c, 1/2)
+    and more: what lies outside is below e^-98 of the peak, so the route's delta is exact to that (and
+    no term of a delta above 1e-40 is lost).  Built once per (n, eps0, reduction); float."""
+
+    def __init__(self, n: int, eps0: float, reduction: str):
+        from scipy.special import gammaln
+        self.cs, self.lw, self.dropped = _components(n, CLONES[reduction](eps0))
+        half = int(7 * math.sqrt(self.cs[-1] + 1)) + 20
+        cc = self.cs[:, None]
+        self.s = (cc + 1) // 2 - half + np.arange(2 * half + 2)[None, :]       # the counts
+        j = self.s - 1                                                        # B(s - 1)
+        ok_prev, ok_cur = (j >= 0) & (j <= cc), (self.s >= 0) & (self.s <= cc)
+        head = gammaln(cc + 1) - cc * math.log(2)
+
+        def logb(x, ok):
+            xx = np.clip(x, 0, cc)
+            return np.where(ok, head - gammaln(xx + 1) - gammaln(cc - xx + 1), -np.inf)
+        self.lprev, self.lcur = logb(j, ok_prev), logb(self.s, ok_cur)
+        self.live = (self.s >= 0) & (self.s <= cc + 1)
+        self.eps0 = eps0
+
+
+def wsy_delta_table(tab: CloneTable, eps: float) -> float:
+    """sum_c w_c H_{e^eps}(Q_c || P_c) + the dropped weight (the Eq. 4.1 route's delta, an upper bound).
+    Q_c(s) - g P_c(s) = cst (B(s - 1) - u B(s)), cst = p - g q, u = (g p - q)/cst, B = Bin(c, 1/2)."""
+    p = math.exp(tab.eps0) / (1 + math.exp(tab.eps0))
     q, g = 1 - p, math.exp(eps)
     cst = p - g * q
     if cst <= 0:
         return 0.0
-    u = (g * p - q) / cst                 # Q_c(s) - g P_c(s) = cst (B(s-1) - u B(s)), B = Bin(c, 1/2)
-    cs, lw, dropped = _components(n, CLONES[reduction](eps0))
-    # B(s-1)/B(s) = s/(c - s + 1) > u  <=>  s > u (c + 1)/(1 + u)
-    start = np.floor(u * (cs + 1) / (1 + u)).astype(np.int64) + 1
-    # past s* the terms fall like a Gaussian of sd sqrt(c)/2: 8 sqrt(c) counts leave below e^-120 of them
-    width = int(8 * math.sqrt(cs[-1] + 1)) + 40
-    s = start[:, None] + np.arange(width)[None, :]
-    cc = cs[:, None]
-    head = gammaln(cc + 1) - cc * math.log(2)
-
-    def logb(j):
-        ok = (j >= 0) & (j <= cc)
-        jj = np.clip(j, 0, cc)
-        return np.where(ok, head - gammaln(jj + 1) - gammaln(cc - jj + 1), -np.inf)
-    lprev, lcur = logb(s - 1), logb(s)
-    live = s <= cc + 1
-    terms = np.where(live, np.exp(lprev) - u * np.exp(lcur), 0.0)
+    u = (g * p - q) / cst
+    with np.errstate(over="ignore", invalid="ignore"):
+        terms = np.where(tab.live, np.exp(tab.lprev) - u * np.exp(tab.lcur), 0.0)
     per_c = cst * np.sum(np.maximum(terms, 0.0), axis=1)
-    return float(np.sum(np.exp(lw) * per_c) + dropped)
+    return float(np.sum(np.exp(tab.lw) * per_c) + tab.dropped)
+
+
+def wsy_delta(n: int, eps0: float, eps: float, reduction: str = "stronger") -> float:
+    return wsy_delta_table(CloneTable(n, eps0, reduction), eps)
+
+
+def clone_renyi(tab: CloneTable, alpha: float) -> float:
+    """D_alpha(Q || P) of the clone mixture pair (= D_alpha(P || Q) by the symmetry s -> c + 1 - s):
+    (1/(alpha - 1)) log sum_c w_c sum_s Q_c(s)^alpha P_c(s)^(1 - alpha) (float, log space)."""
+    if not hasattr(tab, "lpq"):
+        p = math.exp(tab.eps0) / (1 + math.exp(tab.eps0))
+        lp = np.logaddexp(math.log1p(-p) + tab.lprev, math.log(p) + tab.lcur)     # P_c = B * Bern(q)
+        lq = np.logaddexp(math.log(p) + tab.lprev, math.log1p(-p) + tab.lcur)     # Q_c = B * Bern(p)
+        ok = tab.live & np.isfinite(lp)
+        lw = np.broadcast_to(tab.lw[:, None], lp.shape)[ok]
+        tab.lpq = (lw + lp[ok], lq[ok] - lp[ok])          # log(w_c P_c(s)), log(Q_c(s)/P_c(s))
+    base, llr = tab.lpq
+    return _lse(base, llr, alpha) / (alpha - 1)
+
+
+def _lse(base, llr, alpha: float) -> float:
+    """log sum exp(base + alpha llr) (one buffer, max-shifted)."""
+    v = llr * alpha
+    v += base
+    top = float(v.max())
+    v -= top
+    np.exp(v, out=v)
+    return top + math.log(float(v.sum()))
 
 
 def _solve(delta_of, eps0: float, delta: float) -> float:
     """eps with delta_of(eps) = delta (decreasing in eps) on [0, eps0]: Brent's method on
     log delta_of(eps) - log delta to a relative tolerance of 1e-11 (delta_of(eps0) = 0 is moved in)."""
-    from scipy.optimize import brentq
+    from .solvers import brent_root
     if delta_of(0.0) <= delta:
         return 0.0
     hi = eps0
@@ -99,7 +137,7 @@ def _solve(delta_of, eps0: float, delta: float) -> float:
     if delta_of(hi) > delta:
         return eps0
     ld = math.log(delta)
-    return brentq(lambda e: math.log(delta_of(e)) - ld, 0.0, hi, xtol=1e-14, rtol=1e-11)
+    return brent_root(lambda e: math.log(delta_of(e)) - ld, 0.0, hi, xtol=1e-14, rtol=1e-11)
 
 
 def wsy_eps(n, eps0, delta, reduction: str = "stronger") -> dict:
@@ -109,7 +147,8 @@ def wsy_eps(n, eps0, delta, reduction: str = "stronger") -> dict:
     if reduction not in CLONES:
         from derive.errors import DomainError
         raise DomainError("reduction", reduction, f"one of {', '.join(CLONES)}")
-    e = _solve(lambda x: wsy_delta(n_, e0, x, reduction), e0, d)
+    tab = CloneTable(n_, e0, reduction)
+    e = _solve(lambda x: wsy_delta_table(tab, x), e0, d)
     return {"route": f"WSY+23 Eq. 4.1 over the {reduction} clone mixture", "n": n_, "eps0": str(eps0),
             "delta": str(delta), "eps_upper": e, "eps_lower": None, "certified": False,
             "side": "upper bound on the shuffled mechanism's eps(delta)"}
@@ -129,28 +168,69 @@ def _log_pair(noise, x: float):
     return lp, lq
 
 
-def renyi(n: int, eps0: float, alpha: float) -> float:
-    """max of D_alpha(Q || P), D_alpha(P || Q) for the exact k = 0 pair (float, log space)."""
-    from scipy.special import logsumexp
+def _pair_logs(n: int, eps0: float):
+    """[(log P, log Q)] of the exact k = 0 pair in both directions (the mirror is the reverse order)."""
     x = math.exp(eps0)
-    out = 0.0
+    out = []
     for noise in rr_noises(n, 0):
         lp, lq = _log_pair(noise, x)
         ok = np.isfinite(lp) & np.isfinite(lq)
-        out = max(out, float(logsumexp(alpha * lq[ok] + (1 - alpha) * lp[ok])) / (alpha - 1))
+        out.append((lp[ok], lq[ok]))
     return out
 
 
-def rdp_eps(n, eps0, delta, alphas=None) -> dict:
-    """min over alpha of the converted Renyi bound of the exact k = 0 pair (upper bound for that pair)."""
+def renyi(n: int, eps0: float, alpha: float, logs=None) -> float:
+    """max of D_alpha(Q || P), D_alpha(P || Q) for the exact k = 0 pair (float, log space)."""
+    from scipy.special import logsumexp
+    logs = _pair_logs(n, eps0) if logs is None else logs
+    return max(float(logsumexp(alpha * lq + (1 - alpha) * lp)) / (alpha - 1) for lp, lq in logs)
+
+
+def _converted(div, delta: float, alpha: float) -> float:
+    """eps from an (alpha, D_alpha) RDP point: Balle et al. 2020 Thm 21 / CKS20 Prop. 12."""
+    return div + math.log1p(-1 / alpha) - (math.log(delta) + math.log(alpha)) / (alpha - 1)
+
+
+def _best_alpha(eps_of, lo: float = -3.0, hi: float = 3.0):
+    """min over alpha = 1 + 10^x of eps_of(alpha): a grid of 31 points in x, then golden-section search
+    (``numeric.solvers.golden_max``) between the neighbours of the best grid point (every alpha gives a
+    valid bound, so the search only has to be good, not exact)."""
+    from .solvers import golden_max
+    xs = np.linspace(lo, hi, 31)
+    vals = [eps_of(1 + 10 ** x) for x in xs]
+    i = int(np.argmin(vals))
+    a, b = float(xs[max(i - 1, 0)]), float(xs[min(i + 1, len(xs) - 1)])
+    x, neg = golden_max(lambda t: -eps_of(1 + 10 ** t), a, b, rel_tol=1e-5)
+    return (-neg, 1 + 10 ** x) if -neg < vals[i] else (vals[i], 1 + 10 ** float(xs[i]))
+
+
+def rdp_eps(n, eps0, delta, pair: str = "stronger") -> dict:
+    """The Renyi route: D_alpha of ``pair`` ("stronger" / "standard" clone mixture: an upper bound on the
+    shuffled mechanism's eps(delta); "exact": the k = 0 binary-RR pair, an upper bound on that pair's
+    eps(delta) only), converted to (eps, delta) and minimised over alpha; capped at eps0."""
     n_, e0, d = _n(n), float(_eps0(eps0)), float(_delta(delta))
-    alphas = np.concatenate([1 + np.logspace(-3, 3, 241)]) if alphas is None else np.asarray(alphas)
-    best, arg = e0, None
-    for a in alphas:
-        e = renyi(n_, e0, float(a)) + math.log1p(-1 / a) - (math.log(d) + math.log(a)) / (a - 1)
-        if e < best:
-            best, arg = e, float(a)
-    return {"route": "Renyi DP of the exact k = 0 pair, Balle et al. 2020 / CKS20 conversion",
-            "n": n_, "eps0": str(eps0), "delta": str(delta), "eps_upper": max(best, 0.0), "alpha": arg,
-            "eps_lower": None, "certified": False,
-            "side": "upper bound on the k = 0 pair's eps(delta) (capped at eps0, the local guarantee)"}
+    gap = math.tanh(e0 / 2)                     # p - q
+    # the terms Q^alpha P^(1 - alpha) peak about alpha (p - q) counts from the centre: alpha is capped so
+    # that the peak stays well inside the window of counts summed (half of it)
+    if pair == "exact":
+        logs = _pair_logs(n_, e0)
+        sd = math.sqrt((n_ - 1) * (1 - gap * gap) / 4) + 1
+
+        def div(a):
+            return renyi(n_, e0, a, logs)
+        side = "upper bound on the k = 0 pair's eps(delta)"
+        cap = 30 * sd / gap
+    elif pair in CLONES:
+        tab = CloneTable(n_, e0, pair)
+
+        def div(a):
+            return clone_renyi(tab, a)
+        side = "upper bound on the shuffled mechanism's eps(delta)"
+        cap = (7 * math.sqrt(tab.cs[0] + 1) + 20) / (2 * gap)
+    else:
+        from derive.errors import DomainError
+        raise DomainError("pair", pair, "one of exact, " + ", ".join(CLONES))
+    best, alpha = _best_alpha(lambda a: _converted(div(a), d, a), hi=math.log10(max(min(1e3, cap) - 1, 1e-2)))
+    return {"route": f"Renyi DP of the {pair} pair, Balle et al. 2020 / CKS20 conversion", "n": n_,
+            "eps0": str(eps0), "delta": str(delta), "eps_upper": min(max(best, 0.0), e0), "alpha": alpha,
+            "eps_lower": None, "certified": False, "side": side + " (capped at eps0, the local guarantee)"}

@@ -342,7 +342,7 @@ def _profile_float(noises, x, g):
 def eps_float(noises, eps0: float, delta: float) -> float:
     """eps(delta) of max over ``noises`` (a locator): Brent's method on log delta(eps) - log delta over
     [0, eps0) (delta(eps) is continuous and decreasing, 0 at eps0)."""
-    from scipy.optimize import brentq
+    from .solvers import brent_root
     x = math.exp(eps0)
 
     def f(e):
@@ -353,7 +353,7 @@ def eps_float(noises, eps0: float, delta: float) -> float:
     hi = eps0 * (1 - 1e-9)
     if f(hi) > 0:
         return hi
-    return brentq(f, 0.0, hi, xtol=1e-15, rtol=1e-13)
+    return brent_root(f, 0.0, hi, xtol=1e-15, rtol=1e-13)
 
 
 def _newton_arb(noises, eps0: Fraction, delta: Fraction, est: float) -> float:
@@ -394,17 +394,23 @@ def _certified_eps(noises, eps0: Fraction, delta: Fraction, est: float):
 
 
 def _narrow(noises, eps0, delta, e_lo, e_hi, rel=1e-9):
-    """Bisect a certified bracket in arb until its relative width is <= rel (or a midpoint is undecided)."""
-    while e_hi - e_lo > rel * e_hi:
-        mid = 0.5 * (e_lo + e_hi)
+    """Bisect a certified bracket in arb until its relative width is <= rel (``numeric.solvers.bisect``);
+    a midpoint where neither side certifies ends the search with the last certified ends."""
+    from .solvers import bisect
+    state = {"hi": e_hi, "undecided": False}
+
+    def certified_above(mid):                  # True: delta_lower(mid) > delta, mid is a new lower end
         brackets = [delta_bracket_arb(nz, eps0, Fraction(mid)) for nz in noises]
+        if max(b[0] for b in brackets) > delta:
+            return True
         if max(b[1] for b in brackets) <= delta:
-            e_hi = mid
-        elif max(b[0] for b in brackets) > delta:
-            e_lo = mid
+            state["hi"] = min(state["hi"], mid)
         else:
-            break
-    return e_lo, e_hi
+            state["undecided"] = True
+        return False
+    lo, _ = bisect(certified_above, e_lo, e_hi,
+                   stop=lambda a, b: state["undecided"] or state["hi"] - a <= rel * state["hi"], steps=60)
+    return lo, state["hi"]
 
 
 def binary_rr(n, eps0, delta, ones=(0,)) -> dict:

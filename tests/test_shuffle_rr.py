@@ -240,3 +240,60 @@ def test_mutation_wsy_weights_caught(monkeypatch):
     monkeypatch.setitem(F.CLONES, "stronger", lambda e0: 1.5 / (math.exp(e0) + 1.0))
     ref = _mp_wsy(60, "0.8", "0.3", mpmath.mpf(2) / (mpmath.exp(mpmath.mpf("0.8")) + 1))
     assert abs(F.wsy_delta(60, 0.8, 0.3, "stronger") - float(ref)) > 1e-6 * float(ref)
+
+
+def _mp_renyi_pair(n, eps0, alpha, k=0):
+    """max over both directions of D_alpha for the exact pair, every count summed (mpmath)."""
+    with mpmath.workdps(30):
+        e = mpmath.exp(mpmath.mpf(sp.Rational(eps0)))
+        p, q = e / (1 + e), 1 / (1 + e)
+        N = n - 1
+        B = [mpmath.binomial(N, s) * q ** s * p ** (N - s) for s in range(N + 1)]
+        B0 = [mpmath.mpf(0)] + B + [mpmath.mpf(0)]
+        P = [p * B0[s + 1] + q * B0[s] for s in range(N + 2)]
+        Q = [q * B0[s + 1] + p * B0[s] for s in range(N + 2)]
+        a = mpmath.mpf(alpha)
+
+        def d(X, Y):
+            return mpmath.log(mpmath.fsum(x ** a * y ** (1 - a) for x, y in zip(X, Y))) / (a - 1)
+        return max(d(Q, P), d(P, Q))
+
+
+@pytest.mark.parametrize("alpha", [2.5, 40.0])
+def test_renyi_exact_pair_matches_mpmath(alpha):
+    ref = _mp_renyi_pair(200, "0.6", alpha)
+    assert abs(F.renyi(200, 0.6, alpha) - float(ref)) <= 1e-9 * float(ref)
+
+
+def test_clone_renyi_matches_mpmath():
+    n, e0, a = 40, 0.7, 6.0
+    tab = F.CloneTable(n, e0, "stronger")
+    with mpmath.workdps(30):
+        e = mpmath.exp(mpmath.mpf("0.7"))
+        p, q = e / (1 + e), 1 / (1 + e)
+        r = 2 / (e + 1)
+        tot = mpmath.mpf(0)
+        for c in range(n):
+            w = mpmath.binomial(n - 1, c) * r ** c * (1 - r) ** (n - 1 - c)
+            b0 = [mpmath.mpf(0)] + [mpmath.binomial(c, s) / mpmath.mpf(2) ** c for s in range(c + 1)] + [0]
+            P = [p * b0[s + 1] + q * b0[s] for s in range(c + 2)]
+            Q = [q * b0[s + 1] + p * b0[s] for s in range(c + 2)]
+            tot += w * mpmath.fsum(x ** a * y ** (1 - a) for x, y in zip(Q, P))
+        ref = mpmath.log(tot) / (a - 1)
+    assert abs(F.clone_renyi(tab, a) - float(ref)) <= 1e-9 * float(ref)
+
+
+def test_table_rows_consistent_and_mutation_caught(monkeypatch):
+    """The table's routes sit on their sides (n lowered to 2000 to keep the test fast); a weakened clone
+    probability (a wrong reduction) pushes the WSY route below the exact lower bound and is flagged."""
+    from proofs_check import reproduce_shuffle as R
+    monkeypatch.setattr(R, "N_USERS", 2000)
+    R._row.cache_clear()
+    row = R._row("0.8")
+    assert R.consistent(row)
+    assert row["exact"][0] < row["fdp-wsy"] < row["rdp-clones"]
+    R._row.cache_clear()
+    monkeypatch.setitem(F.CLONES, "stronger", lambda e0: 10 * 2.0 / (math.exp(e0) + 1.0) if e0 < 0 else 0.999)
+    bad = R._row("0.8")
+    R._row.cache_clear()
+    assert not R.consistent(bad)
