@@ -297,3 +297,59 @@ def test_table_rows_consistent_and_mutation_caught(monkeypatch):
     bad = R._row("0.8")
     R._row.cache_clear()
     assert not R.consistent(bad)
+
+
+# ------------------------------------------------------------------------------------ k-RR
+
+def _mp_hist_pmf(values, k, eps0):
+    """The shuffled histogram's law by enumerating every report of every user (mpmath, 30 digits)."""
+    e = mpmath.exp(mpmath.mpf(sp.Rational(eps0)))
+    p, q = e / (e + k - 1), 1 / (e + k - 1)
+    dist = {(0,) * k: mpmath.mpf(1)}
+    for v in values:
+        nxt = {}
+        for h, pr in dist.items():
+            for y in range(k):
+                hh = h[:y] + (h[y] + 1,) + h[y + 1:]
+                nxt[hh] = nxt.get(hh, 0) + pr * (p if y == v else q)
+        dist = nxt
+    return dist
+
+
+def _mp_krr_profile(others, k, eps0, eps):
+    with mpmath.workdps(30):
+        P, Q = _mp_hist_pmf((0,) + others, k, eps0), _mp_hist_pmf((1,) + others, k, eps0)
+        g = mpmath.exp(mpmath.mpf(sp.Rational(eps)))
+        return max(sum(max(0, Q[h] - g * P[h]) for h in P), sum(max(0, P[h] - g * Q[h]) for h in P))
+
+
+@pytest.mark.parametrize("n, k, eps0, eps", [(4, 3, "1", "0.3"), (5, 3, "0.5", "0.1"), (4, 4, "1.5", "0.5")])
+def test_krr_pairs_match_full_histogram_brute_force(n, k, eps0, eps):
+    """Both reduced pairs equal the full-histogram computation for their dataset; every dataset of the
+    others is enumerated (k^(n-1)) and the computed max is attained (here) and never exceeded."""
+    from numeric import shuffle_krr as K
+    vals = {o: _mp_krr_profile(o, k, eps0, eps) for o in itertools.product(range(k), repeat=n - 1)}
+    v1 = K.krr_delta(n, k, eps0, eps, others=("v1",))["delta"]
+    v3 = K.krr_delta(n, k, eps0, eps, others=("v3",))["delta"]
+    assert abs(v1 - float(vals[(0,) * (n - 1)])) <= 1e-12
+    assert abs(v3 - float(vals[(2,) * (n - 1)])) <= 1e-12
+    assert max(v1, v3) <= float(max(vals.values())) * (1 + 1e-12)
+    assert v3 > v1                                       # the outside-value pair is the worse one here
+
+
+def test_krr_k3_moderate_n_and_mutation(monkeypatch):
+    """n = 40, k = 3: the reduced v3 pair against the full histogram (mpmath enumeration of the 861
+    histograms through the users' reports); a wrong likelihood ratio (p/q replaced) is caught."""
+    from numeric import shuffle_krr as K
+    others = (2,) * 39
+    ref = _mp_krr_profile(others, 3, "0.8", "0.2")
+    got = K.krr_delta(40, 3, "0.8", "0.2", others=("v3",))["delta"]
+    assert abs(got - float(ref)) <= 1e-10 * float(ref)
+    orig = K.KrrPairOutside.__init__
+
+    def bad(self, n, k, eps0, span=9.0):
+        orig(self, n, k, eps0, span)
+        self.Q = self.Q * (1 + 1e-6)
+    monkeypatch.setattr(K.KrrPairOutside, "__init__", bad)
+    got = K.krr_delta(40, 3, "0.8", "0.2", others=("v3",))["delta"]
+    assert abs(got - float(ref)) > 1e-10 * float(ref)
