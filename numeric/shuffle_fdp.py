@@ -150,7 +150,8 @@ def wsy_eps(n, eps0, delta, reduction: str = "stronger") -> dict:
     tab = CloneTable(n_, e0, reduction)
     e = _solve(lambda x: wsy_delta_table(tab, x), e0, d)
     return {"route": f"WSY+23 Eq. 4.1 over the {reduction} clone mixture", "n": n_, "eps0": str(eps0),
-            "delta": str(delta), "eps_upper": e, "eps_lower": None, "certified": False,
+            "delta": str(delta), "eps": e, "eps_upper": e, "eps_lower": None, "certified": False,
+            "reason": "float route (log-space sums over windows; see numeric/shuffle_fdp.py)",
             "side": "upper bound on the shuffled mechanism's eps(delta)"}
 
 
@@ -232,5 +233,6 @@ def rdp_eps(n, eps0, delta, pair: str = "stronger") -> dict:
         raise DomainError("pair", pair, "one of exact, " + ", ".join(CLONES))
     best, alpha = _best_alpha(lambda a: _converted(div(a), d, a), hi=math.log10(max(min(1e3, cap) - 1, 1e-2)))
     return {"route": f"Renyi DP of the {pair} pair, Balle et al. 2020 / CKS20 conversion", "n": n_,
-            "eps0": str(eps0), "delta": str(delta), "eps_upper": min(max(best, 0.0), e0), "alpha": alpha,
-            "eps_lower": None, "certified": False, "side": side + " (capped at eps0, the local guarantee)"}
+            "eps0": str(eps0), "delta": str(delta), "eps": min(max(best, 0.0), e0),
+            "eps_upper": min(max(best, 0.0), e0), "alpha": alpha, "eps_lower": None, "certified": False,
+            "reason": "float route (log-space sums over windows, alpha from a grid and golden section)", "side": side + " (capped at eps0, the local guarantee)"}

@@ -148,7 +148,8 @@ def krr_delta(n, k, eps0, eps, others=("v1", "v3")) -> dict:
         raise DomainError("n", n, f"an integer in [2, {MAX_N}] for k-rr")
     d = max(pair.delta(e) for pair in _pairs(n_, k_, e0, others))
     return {"mechanism": "shuffled k-ary randomized response", "n": n_, "k": k_, "eps0": str(eps0),
-            "eps": str(eps), "delta": d, "certified": False, "others": list(others),
+            "eps": str(eps), "delta": d, "delta_lower": d, "delta_upper": None, "certified": False,
+            "others": list(others), "reason": "float sums over the reduced grid",
             "side": "lower bound on the shuffled mechanism's delta(eps) (one neighbouring pair, exact sum)"}
 
 
@@ -170,5 +171,6 @@ def krr_eps(n, k, eps0, delta, others=("v1", "v3")) -> dict:
         hi = e0 * (1 - 1e-9)
         e = hi if f(hi) > 0 else brent_root(f, 0.0, hi, xtol=1e-15, rtol=1e-11)
     return {"mechanism": "shuffled k-ary randomized response", "n": n_, "k": k_, "eps0": str(eps0),
-            "delta": str(delta), "eps_lower": e, "eps_upper": None, "certified": False, "others": list(others),
+            "delta": str(delta), "eps": e, "eps_lower": e, "eps_upper": None, "certified": False,
+            "others": list(others), "reason": "float sums over the reduced grid",
             "side": "lower bound on the shuffled mechanism's eps(delta) (one neighbouring pair)"}

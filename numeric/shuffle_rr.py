@@ -425,7 +425,7 @@ def binary_rr(n, eps0, delta, ones=(0,)) -> dict:
     est = eps_float(noises, float(e0), float(d))
     lo, hi = _certified_eps(noises, e0, d, est)
     return {"mechanism": "shuffled binary randomized response", "n": n_, "eps0": str(eps0),
-            "delta": str(delta), "ones": ks, "eps_lower": lo, "eps_upper": hi, "certified": True,
+            "delta": str(delta), "ones": ks, "eps": hi, "eps_lower": lo, "eps_upper": hi, "certified": True,
             "side": "lower bound on the shuffled mechanism's eps(delta) (exact for these neighbouring pairs)",
             "method": "exact count pmf, arb terms over the likelihood-ratio interval, geometric tail bound"}
 
@@ -437,7 +437,8 @@ def binary_rr_delta(n, eps0, eps, ones=(0,)) -> dict:
     ks = sorted({_ones(k, n_) for k in ones})
     brackets = [delta_bracket_arb(nz, e0, e) for k in ks for nz in rr_noises(n_, k)]
     return {"n": n_, "eps0": str(eps0), "eps": str(eps), "ones": ks,
-            "delta_lower": max(b[0] for b in brackets), "delta_upper": max(b[1] for b in brackets),
+            "delta": max(b[1] for b in brackets), "delta_lower": max(b[0] for b in brackets),
+            "delta_upper": max(b[1] for b in brackets),
             "certified": True}
 
 
