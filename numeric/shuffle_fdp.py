@@ -22,6 +22,14 @@
    WSY+23's own closed form is not recovered here (the paper text was not available to this build); this
    is the route's exact value for the clone mixture, which their closed form can only bound from above.
 
+   Two identities place the route (checked in tests/test_shuffle_rr.py).  (i) In the clone pair the
+   component c is observed (the two coordinates sum to c + 1), so the components have disjoint supports
+   and Eq. 4.1 holds with equality: this route equals the exact hockey-stick divergence of the clone pair
+   itself, i.e. the "numerical" clone bound.  (ii) For binary RR the stronger clone decomposition is
+   exact, R(x) = (p - q) [x] + 2q Unif{0, 1}, and with c hidden the mixture sum_c w_c P_c is the exact
+   k = 0 shuffled pair (Bin(Bin(n - 1, 2q), 1/2) = Bin(n - 1, q)): so the gap between this route and
+   numeric.shuffle_rr is exactly the information "which users are clones".
+
 2. Renyi DP of the exact shuffled binary-RR pair (numeric.shuffle_rr, k = 0, both directions), converted
    with the conversion of Balle et al. 2020 / Canonne-Kamath-Steinke 2020 (Prop. 12):
    eps = D_alpha + log((alpha - 1)/alpha) - (log delta + log alpha)/(alpha - 1), minimised over a grid of

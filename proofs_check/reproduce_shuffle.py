@@ -17,6 +17,10 @@ Routes per eps0 (binary randomized response with local parameter eps0, shuffled)
 * ``rdp-clones``: Renyi DP of the same clone mixture, converted (Balle et al. 2020): an upper bound
   (Table 2 "Renyi DP" row, in our reading; FMT23's own RDP formula is not implemented);
 * ``rdp-exact``: Renyi DP of the k = 0 exact pair, converted: an upper bound for that pair only.
+
+Our reading of Table 3 ("numerical upper bound", "numerical lower bound", eps0 = 0.5..0.8): the upper bound
+is the fdp-wsy row (Eq. 4.1 over the clone mixture equals the clone pair's exact hockey-stick divergence,
+numeric/shuffle_fdp.py), the lower bound the exact row.  A reading, not recovered text.
 """
 
 from __future__ import annotations

@@ -353,3 +353,25 @@ def test_krr_k3_moderate_n_and_mutation(monkeypatch):
     monkeypatch.setattr(K.KrrPairOutside, "__init__", bad)
     got = K.krr_delta(40, 3, "0.8", "0.2", others=("v3",))["delta"]
     assert abs(got - float(ref)) > 1e-10 * float(ref)
+
+
+def test_hidden_clone_mixture_is_the_exact_pair():
+    """Identity (ii) of numeric/shuffle_fdp.py: sum_c Bin(n-1, 2q)(c) Bin(c, 1/2) * Bern(q) is the k = 0
+    pair's P = Bin(n-1, q) * Bern(q) (mpmath, n = 25, every atom), so the WSY route >= the exact pair is
+    the data-processing inequality, and the route is strictly above it (the clones are revealed)."""
+    n, eps0 = 25, mpmath.mpf("0.7")
+    with mpmath.workdps(30):
+        e = mpmath.exp(eps0)
+        q = 1 / (1 + e)
+        N = n - 1
+        mix = [mpmath.mpf(0)] * (n + 1)
+        for c in range(N + 1):
+            w = mpmath.binomial(N, c) * (2 * q) ** c * (1 - 2 * q) ** (N - c)
+            for s in range(c + 1):
+                b = mpmath.binomial(c, s) / mpmath.mpf(2) ** c
+                mix[s] += w * b * (1 - q)
+                mix[s + 1] += w * b * q
+        B = [mpmath.binomial(N, s) * q ** s * (1 - q) ** (N - s) for s in range(N + 1)] + [0]
+        P = [(1 - q) * B[s] + (q * B[s - 1] if s else 0) for s in range(n + 1)]
+        assert max(abs(a - b) for a, b in zip(mix, P)) < mpmath.mpf("1e-25")
+    assert F.wsy_delta(n, 0.7, 0.2) > float(_mp_pair_delta(n, "0.7", "0.2"))
