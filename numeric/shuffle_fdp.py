@@ -36,13 +36,16 @@
    alpha.  Side: an upper bound on that PAIR's eps(delta) (every alpha gives one), not on the mechanism's
    unless k = 0 is also the Renyi-worst pair.  FMT23's own RDP bound is not implemented.
 
-Both routes are float computations (log space, windows covering all but e^-70 of the mass, the dropped
-mass added to the WSY upper bound): ``certified`` is False for them.
+Both routes are float computations (log space, windows covering all but about e^-40 of the mass, the
+dropped weight added to the WSY upper bound): ``certified`` is False for them, except
+``wsy_eps(..., certify=True)``, whose eps_upper is moved to a point where ``wsy_delta_certified`` (arb,
+every component through numeric.shuffle_rr's certified bracket) proves the route's delta <= delta.
 """
 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -148,19 +151,60 @@ def _solve(delta_of, eps0: float, delta: float) -> float:
     return brent_root(lambda e: math.log(delta_of(e)) - ld, 0.0, hi, xtol=1e-14, rtol=1e-11)
 
 
-def wsy_eps(n, eps0, delta, reduction: str = "stronger") -> dict:
+def wsy_eps(n, eps0, delta, reduction: str = "stronger", certify: bool = False) -> dict:
     """eps(delta) of the Eq. 4.1 (WSY+23) route over the clone mixture: an upper bound on the shuffled
-    mechanism's eps(delta) (float; see the module docstring)."""
+    mechanism's eps(delta) (float; see the module docstring).  With ``certify`` the float root is moved up
+    (by 1e-9 relative, then 4x steps) to a point whose delta is proved <= delta (``wsy_delta_certified``):
+    eps_upper is then certified for the route, hence for the mechanism (given the FMT reduction)."""
     n_, e0, d = _n(n), float(_eps0(eps0)), float(_delta(delta))
     if reduction not in CLONES:
         from derive.errors import DomainError
         raise DomainError("reduction", reduction, f"one of {', '.join(CLONES)}")
     tab = CloneTable(n_, e0, reduction)
     e = _solve(lambda x: wsy_delta_table(tab, x), e0, d)
-    return {"route": f"WSY+23 Eq. 4.1 over the {reduction} clone mixture", "n": n_, "eps0": str(eps0),
-            "delta": str(delta), "eps": e, "eps_upper": e, "eps_lower": None, "certified": False,
-            "reason": "float route (log-space sums over windows; see numeric/shuffle_fdp.py)",
-            "side": "upper bound on the shuffled mechanism's eps(delta)"}
+    out = {"route": f"WSY+23 Eq. 4.1 over the {reduction} clone mixture", "n": n_, "eps0": str(eps0),
+           "delta": str(delta), "eps": e, "eps_upper": e, "eps_lower": None, "certified": False,
+           "reason": "float route (log-space sums over windows; see numeric/shuffle_fdp.py)",
+           "side": "upper bound on the shuffled mechanism's eps(delta)"}
+    if certify:
+        up = _certify_upper(n_, _eps0(eps0), _delta(delta), reduction, e, tab)
+        if up is not None:
+            out.update({"eps": up, "eps_upper": up, "certified": True, "reason": None})
+    return out
+
+
+def wsy_delta_certified(n: int, eps0: Fraction, eps: Fraction, reduction: str, tab=None) -> float:
+    """A certified upper bound on the route's delta(eps): sum over the window of components of
+    w_c (arb) times the certified upper end of H(Q_c || P_c) (numeric.shuffle_rr.delta_bracket_arb with
+    the noise Bin(c, 1/2)), plus the weight outside the window, 1 - sum_window w_c, evaluated in arb
+    (the weights sum to 1 exactly, and arb's radius covers the cancellation).  Each w_c is enclosed by
+    lgamma; every component's bracket is proved in shuffle_rr's docstring."""
+    import flint
+
+    from .shuffle_rr import _PREC, Noise, _arb, _binom_at, _p, _q, _up, delta_bracket_arb
+
+    def _half(x):                      # 1/2 in the caller's arithmetic (float locator or exact arb)
+        return x * 0 + 0.5
+    tab = CloneTable(n, float(eps0), reduction) if tab is None else tab
+    with flint.ctx.workprec(_PREC):
+        x = _arb(eps0).exp()
+        r = 2 / (x + 1) if reduction == "stronger" else 1 / x
+        total, mass = flint.arb(0), flint.arb(0)
+        for c in tab.cs.tolist():
+            w = _binom_at(n - 1, c, r, flint)
+            mass += w
+            noise = Noise(c, 0, _half, _half, _q, _p)
+            total += w * flint.arb(delta_bracket_arb(noise, eps0, eps)[1])
+        return _up(total + (1 - mass))
+
+
+def _certify_upper(n, eps0: Fraction, delta: Fraction, reduction: str, est: float, tab):
+    """The smallest of est (1 + 10^-9 4^j), j = 0..5, whose certified delta is <= delta, or None."""
+    for j in range(6):
+        e = min(est * (1 + 1e-9 * 4 ** j), float(eps0))
+        if wsy_delta_certified(n, eps0, Fraction(e), reduction, tab) <= delta:
+            return e
+    return None
 
 
 def _log_pair(noise, x: float):

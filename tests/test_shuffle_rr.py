@@ -375,3 +375,20 @@ def test_hidden_clone_mixture_is_the_exact_pair():
         P = [(1 - q) * B[s] + (q * B[s - 1] if s else 0) for s in range(n + 1)]
         assert max(abs(a - b) for a, b in zip(mix, P)) < mpmath.mpf("1e-25")
     assert F.wsy_delta(n, 0.7, 0.2) > float(_mp_pair_delta(n, "0.7", "0.2"))
+
+
+def test_wsy_certified_upper_contains_reference_and_mutation(monkeypatch):
+    """The certified route delta is >= the mpmath sum over every component and within 1e-12 of it; with
+    the weights enclosed 1e-6 too large (the window mass then exceeds 1) the bound falls below: caught."""
+    from fractions import Fraction
+    ref = _mp_wsy(60, "0.8", "0.3", mpmath.mpf(2) / (mpmath.exp(mpmath.mpf("0.8")) + 1))
+    up = F.wsy_delta_certified(60, Fraction(4, 5), Fraction(3, 10), "stronger")
+    assert float(ref) <= up <= float(ref) * (1 + 1e-12)
+    orig = S._binom_at
+    monkeypatch.setattr(S, "_binom_at", lambda M, j, th, flint: orig(M, j, th, flint) * flint.arb("1.000001"))
+    assert F.wsy_delta_certified(60, Fraction(4, 5), Fraction(3, 10), "stronger") < float(ref)
+
+
+def test_wsy_eps_certified_small_n():
+    r = F.wsy_eps(500, "0.9", "1e-5", certify=True)
+    assert r["certified"] and r["eps_upper"] >= F.wsy_eps(500, "0.9", "1e-5")["eps_upper"]
