@@ -181,7 +181,16 @@ def wsy_delta_certified(n: int, eps0: Fraction, eps: Fraction, reduction: str, t
     lgamma; every component's bracket is proved in shuffle_rr's docstring."""
     import flint
 
-    from .shuffle_rr import _PREC, Noise, _arb, _binom_at, _p, _q, _up, delta_bracket_arb
+    from .shuffle_rr import (
+        _PREC,
+        Noise,
+        _arb,
+        _binom_at,
+        _p,
+        _q,
+        _up,
+        delta_bracket_arb,
+    )
 
     def _half(x):                      # 1/2 in the caller's arithmetic (float locator or exact arb)
         return x * 0 + 0.5
