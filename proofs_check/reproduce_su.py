@@ -39,6 +39,8 @@ def entries():
     from . import reproduce_bdls, reproduce_census, reproduce_noisygd
     out = _census() + reproduce_census.entries() + reproduce_bdls.entries()
     out.extend(reproduce_noisygd.entries())      # Su Table 1 = BSA24 Table 1, recomputed
+    from . import reproduce_shuffle
+    out.extend(reproduce_shuffle.entries())      # Su Tables 2-3 (shuffling), routes at assumed n, delta
     return out
 
 
