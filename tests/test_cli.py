@@ -505,7 +505,9 @@ def test_reproduce_all_papers(cli):
     with mpmath.workdps(30):
         bs = mpmath.mpf("3.65") + 2 * mpmath.sqrt(mpmath.mpf("3.65") * mpmath.log(mpmath.mpf(10) ** 10))
     assert abs(mpmath.mpf(su["SU-census:eps-base"]["computed"]) - bs) < mpmath.mpf("1e-6")
-    assert su["SU-census:eps-base"]["status"] == "differs"
+    # ... but 3.65 is the script's rounding of (485/254)^2, which gives 21.97 (SSW24-script:eps-base): a rounded
+    # input is no verdict on the paper
+    assert su["SU-census:eps-base"]["status"] == "unverifiable"
 
 
 def test_reproduce_one_paper(cli):

@@ -106,3 +106,5 @@ def test_script_entries_with_the_engine():
     out = {e["id"]: e for e in RC._script_entries()}
     assert "holds" in out["SSW24-script:factor"]["note"] and "not shown" not in out["SSW24-script:factor"]["note"]
     assert mpmath.mpf(out["SSW24-script:factor"]["computed"]) < mpmath.mpf("0.9485")
+    # a valid but not tight factor: no verdict on the script (unverifiable, not differs)
+    assert out["SSW24-script:factor"]["status"] == "unverifiable"
