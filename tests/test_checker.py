@@ -368,7 +368,7 @@ def test_check_command_exits_1_on_error_and_0_on_refuted(private_registry, capsy
 
 
 @pytest.mark.parametrize("argv, needle", [
-    (["check", "--claim", "NOPE"], "valid ids: AV-CND:property, CKS20:DG-functionals, CKS20:DG-profile, DD-complement:"),
+    (["check", "--claim", "NOPE"], "valid ids: AV-CND:property, BSA24:NoisyGD-convergent, BSA24:NoisyGD-s"),
     (["check", "--jobs", "0"], "jobs=0"),
     (["check", "--module", ""], "module=: give a module name"),
     (["check", "--claim-timeout", "-1"], "claim-timeout=-1"),
