@@ -175,20 +175,16 @@ def window(n: int, q: float, log_inv_tail: float) -> tuple[int, int]:
 
     def far(k):
         return N * _kl_float(k / N, q) >= log_inv_tail
+    from numeric.solvers import bisect, integer_midpoint
+
+    def adjacent(lo_k, hi_k):
+        return hi_k - lo_k <= 1
     hi = N
-    if far(N):
-        lo_k, hi_k = math.floor(mean), N          # far(hi_k) true
-        while hi_k - lo_k > 1:
-            mid = (lo_k + hi_k) // 2
-            lo_k, hi_k = (lo_k, mid) if far(mid) else (mid, hi_k)
-        hi = hi_k
+    if far(N):                                    # not far at floor(mean), far at N
+        hi = bisect(lambda k: not far(k), math.floor(mean), N, stop=adjacent, mid=integer_midpoint)[1]
     lo = 0
-    if far(0):
-        lo_k, hi_k = 0, math.ceil(mean)           # far(lo_k) true
-        while hi_k - lo_k > 1:
-            mid = (lo_k + hi_k) // 2
-            lo_k, hi_k = (mid, hi_k) if far(mid) else (lo_k, mid)
-        lo = lo_k
+    if far(0):                                    # far at 0, not far at ceil(mean)
+        lo = bisect(far, 0, math.ceil(mean), stop=adjacent, mid=integer_midpoint)[0]
     return lo, hi
 
 
@@ -269,14 +265,11 @@ def _walk(n, q, a, t, theta, c_lo, c_hi, theta_f):
         b_new = b * (2 * (c - T)) / c
         w = w * ratio_w * c / (n - c)
         T_new = _threshold(c - 1, theta_f)
-        if T_new == T:
-            F = F + b_new / 2
-            b = b_new
-        elif T_new == T - 1:
-            F = F - b_new / 2
-            b = b_new * T / (c - T)
-        else:
+        if T_new not in (T, T - 1):
             raise AssertionError(f"threshold moved from {T} to {T_new} at c = {c}")
+        stays = T_new == T
+        F = F + (b_new if stays else -b_new) / 2       # Pascal: F_{c-1}(T) or F_{c-1}(T - 1)
+        b = b_new if stays else b_new * T / (c - T)
         c, T = c - 1, T_new
         total += w * _slice(c, T, b, F, k1, k2, theta, arb)
     return total
@@ -365,36 +358,16 @@ def delta_float(name: str, eps0: float, n: int, eps: float, log_inv_tail: float 
 
 
 def _model_root(name, eps0: float, n: int, delta: float, L: float) -> float:
-    """eps with delta_float(eps) = delta: bisection until both ends are finite in log, then Illinois on log delta."""
-    def g(e):
-        d = delta_float(name, eps0, n, e, L)
-        return math.log(d / delta) if d > 0 else -math.inf
-    lo, hi = 0.0, eps0
-    glo, ghi = g(lo), -math.inf
-    side = 0
-    for _ in range(200):
-        if hi - lo <= 1e-13 * hi:
-            break
-        if math.isinf(ghi):
-            mid = (lo + hi) / 2
-        else:
-            mid = hi - ghi * (hi - lo) / (ghi - glo)
-            if not lo < mid < hi:
-                mid = (lo + hi) / 2
-        gm = g(mid)
-        if gm > 0:
-            lo, glo = mid, gm
-            if side == 1 and not math.isinf(ghi):
-                ghi /= 2
-            side = 1
-        else:
-            hi, ghi = mid, gm
-            if side == -1:
-                glo /= 2
-            side = -1
-        if abs(gm) < 1e-12:                       # |d log delta / d log eps| >~ 1: eps to ~1e-12
-            return mid
-    return (lo + hi) / 2
+    """eps with delta_float(eps) = delta: Illinois regula falsi on log(delta_float / delta) (numeric.solvers)."""
+    import numpy as np
+
+    from numeric.solvers import illinois
+
+    def g(x, _t):
+        d = delta_float(name, eps0, n, float(x[0]), L)
+        return np.array([math.log(d / delta) if d > 0 else -math.inf])
+    a, b = np.array([0.0]), np.array([eps0])
+    return float(illinois(g, a, b, g(a, None), np.array([-math.inf]), None, iterations=80)[0])
 
 
 def _log_inv_tail(delta: float) -> float:
