@@ -96,16 +96,23 @@ PREC_BITS = 192
 
 @dataclass(frozen=True)
 class Reduction:
-    """One clone reduction: the clone probability q as a function of E = e^eps0 (arb or float)."""
+    """One clone reduction: the clone probability q and 1 - q (each formed without cancellation) as
+    functions of eps0, in arb (``pair``) and in float (``pair_float``: the model only)."""
 
     name: str
-    clone_probability: Callable
+    pair: Callable
+    pair_float: Callable
     citation: str
 
 
 REDUCTIONS = {r.name: r for r in (
-    Reduction("standard-clone", lambda E: 1 / E, "Feldman, McMillan, Talwar (FOCS 2021), arXiv 2012.12803, Thm 3.2"),
-    Reduction("stronger-clone", lambda E: 2 / (E + 1),
+    # q = e^-eps0, 1 - q = -expm1(-eps0)
+    Reduction("standard-clone", lambda x0: ((-x0).exp(), -((-x0).expm1())),
+              lambda x0: (math.exp(-x0), -math.expm1(-x0)),
+              "Feldman, McMillan, Talwar (FOCS 2021), arXiv 2012.12803, Thm 3.2"),
+    # q = 2/(e^eps0 + 1), 1 - q = (e^eps0 - 1)/(e^eps0 + 1) = tanh(eps0/2)
+    Reduction("stronger-clone", lambda x0: (2 / (x0.exp() + 1), (x0 / 2).tanh()),
+              lambda x0: (2 / (math.exp(x0) + 1), math.tanh(x0 / 2)),
               "Feldman, McMillan, Talwar (SODA 2023), arXiv 2208.04591, Lemma 3.5 / Thm 3.2"),
 )}
 
@@ -118,8 +125,9 @@ def reduction(name: str) -> Reduction:
 
 
 def mixing_weight(E):
-    """a = e^eps0/(1 + e^eps0), the probability that user 1's Delta is 1 (the tests mutate this)."""
-    return E / (1 + E)
+    """(a, 1 - a), a = e^eps0/(1 + e^eps0) the probability that user 1's Delta is 1 (the tests mutate this);
+    1 - a = 1/(1 + E) is formed directly, not by a subtraction."""
+    return E / (1 + E), 1 / (1 + E)
 
 
 @dataclass(frozen=True)
@@ -159,13 +167,13 @@ def _ends(x) -> tuple[Fraction, Fraction]:
     return m - r, m + r
 
 
-def _kl_float(x: float, q: float) -> float:
+def _kl_float(x: float, q: float, qbar: float) -> float:
     def term(u, v):
         return 0.0 if u == 0 else u * math.log(u / v)
-    return term(x, q) + term(1 - x, 1 - q)
+    return term(x, q) + term(1 - x, qbar)
 
 
-def window(n: int, q: float, log_inv_tail: float) -> tuple[int, int]:
+def window(n: int, q: float, qbar: float, log_inv_tail: float) -> tuple[int, int]:
     """[c_lo, c_hi] outside which Bin(n - 1, q)'s Chernoff bound is below e^-log_inv_tail (floats: a choice,
     not a claim; the bound actually used is recomputed in arb by ``_tail_bound``)."""
     N = n - 1
@@ -174,7 +182,7 @@ def window(n: int, q: float, log_inv_tail: float) -> tuple[int, int]:
     mean = N * q
 
     def far(k):
-        return N * _kl_float(k / N, q) >= log_inv_tail
+        return N * _kl_float(k / N, q, qbar) >= log_inv_tail
     from numeric.solvers import bisect, integer_midpoint
 
     def adjacent(lo_k, hi_k):
@@ -188,7 +196,7 @@ def window(n: int, q: float, log_inv_tail: float) -> tuple[int, int]:
     return lo, hi
 
 
-def _tail_bound(n: int, q, c_lo: int, c_hi: int):
+def _tail_bound(n: int, q, qbar, c_lo: int, c_hi: int):
     """A ball whose upper end bounds P(C < c_lo) + P(C > c_hi), C ~ Bin(n - 1, q) (Chernoff-Hoeffding)."""
     flint = _flint()
     arb, fmpq = flint.arb, flint.fmpq
@@ -201,7 +209,7 @@ def _tail_bound(n: int, q, c_lo: int, c_hi: int):
         if k > 0:
             kl += arb(x) * (arb(x) / q).log()
         if k < N:
-            kl += arb(1 - x) * (arb(1 - x) / (1 - q)).log()
+            kl += arb(1 - x) * (arb(1 - x) / qbar).log()
         return (-N * kl).exp()
     if c_hi < N:
         k = c_hi + 1
@@ -212,11 +220,11 @@ def _tail_bound(n: int, q, c_lo: int, c_hi: int):
     return total
 
 
-def _start(n, q, c, T):
+def _start(n, q, qbar, c, T):
     """w_c, b_c(T), F_c(T) as arb balls (lgamma and the regularised incomplete beta)."""
     arb = _flint().arb
     w = (arb(n).lgamma() - arb(c + 1).lgamma() - arb(n - c).lgamma() + c * q.log()
-         + (n - 1 - c) * (-q).log1p()).exp()
+         + (n - 1 - c) * qbar.log()).exp()
     if T < 0:
         return w, arb(0), arb(0)
     if T >= c:
@@ -250,15 +258,14 @@ def _slice(c, T, b, F, k1, k2, theta, arb):
     return out
 
 
-def _walk(n, q, a, t, theta, c_lo, c_hi, theta_f):
-    """sum_{c_lo <= c <= c_hi} w_c h_c (an arb ball), walking c downward (see the module docstring)."""
+def _walk(n, q, qbar, k1, k2, theta, c_lo, c_hi, theta_f):
+    """sum_{c_lo <= c <= c_hi} w_c h_c (an arb ball), walking c downward (see the module docstring);
+    k1 = a t + a - 1 = a t - (1 - a), k2 = t - 1."""
     arb = _flint().arb
-    k1 = a * t + a - 1
-    k2 = t - 1
-    ratio_w = (1 - q) / q
+    ratio_w = qbar / q
     c = c_hi
     T = _threshold(c, theta_f)
-    w, b, F = _start(n, q, c, T)
+    w, b, F = _start(n, q, qbar, c, T)
     total = w * _slice(c, T, b, F, k1, k2, theta, arb)
     while c > c_lo:
         # step c -> c - 1 at the current T (T <= c - 1 for c >= 1, see the docstring)
@@ -290,18 +297,21 @@ def delta_bracket(name: str, eps0, n: int, eps, log_inv_tail: float | None = Non
         return DeltaBracket(Fraction(0), Fraction(0), Fraction(0), (0, n - 1), time.perf_counter() - t0)
     flint = _flint()
     arb, fmpq = flint.arb, flint.fmpq
+    # a small eps0 makes k1 = a t - (1 - a) ~ (eps0 + eps)/2 a difference of two ~1/2 balls: add its bits
+    prec_bits += max(0, -math.floor(math.log2(float(eps0))))
     with flint.ctx.workprec(prec_bits):
-        E = arb(fmpq(eps0.numerator, eps0.denominator)).exp()
-        t = arb(fmpq(eps.numerator, eps.denominator)).exp()
-        q = red.clone_probability(E)
-        a = mixing_weight(E)
-        theta = (E - t) / ((E - 1) * (1 + t))
+        x0, x = arb(fmpq(eps0.numerator, eps0.denominator)), arb(fmpq(eps.numerator, eps.denominator))
+        E, t = x0.exp(), x.exp()
+        q, qbar = red.pair(x0)
+        a, abar = mixing_weight(E)
+        k1, k2 = a * t - abar, x.expm1()
+        theta = t * (x0 - x).expm1() / (x0.expm1() * (1 + t))      # = (E - t)/((E - 1)(1 + t)), no cancellation
         theta_f = float(theta.mid())
         log_inv_tail = 60.0 if log_inv_tail is None else log_inv_tail
         for _ in range(4):
-            c_lo, c_hi = window(n, float(q.mid()), log_inv_tail)
-            S = _walk(n, q, a, t, theta, c_lo, c_hi, theta_f)
-            tail = _tail_bound(n, q, c_lo, c_hi) if n > 1 else arb(0)
+            c_lo, c_hi = window(n, float(q.mid()), float(qbar.mid()), log_inv_tail)
+            S = _walk(n, q, qbar, k1, k2, theta, c_lo, c_hi, theta_f)
+            tail = _tail_bound(n, q, qbar, c_lo, c_hi) if n > 1 else arb(0)
             if not tail > 1e-13 * S:              # the truncation is negligible beside the sum: done
                 break
             log_inv_tail = _log_inv_tail(float(S.mid())) + 5
@@ -311,10 +321,10 @@ def delta_bracket(name: str, eps0, n: int, eps, log_inv_tail: float | None = Non
     return DeltaBracket(lower, upper, tail_f, (c_lo, c_hi), time.perf_counter() - t0)
 
 
-def _walk_float(n, q, a, t, theta, c_lo, c_hi, logs2):
+def _walk_float(n, q, qbar, k1, k2, theta, c_lo, c_hi, logs2):
     """The walk of ``_walk`` in float64 on u = w_c F_c, v = w_c b_c (linear in (u, v), so one common binary
     exponent keeps them in range).  ``logs2`` = log2 of (w, b, F) at c_hi.  A model: nothing rests on it."""
-    k1, k2, ratio_w = a * t + a - 1, t - 1, (1 - q) / q
+    ratio_w = qbar / q
     lw, lb, lF = logs2
     e = math.floor(max(lw + lb, lw + lF))
     u, v = 2.0 ** (lw + lF - e), 2.0 ** (lw + lb - e)
@@ -342,19 +352,19 @@ def delta_float(name: str, eps0: float, n: int, eps: float, log_inv_tail: float 
         return 0.0
     flint = _flint()
     E, t = math.exp(eps0), math.exp(eps)
-    q = REDUCTIONS[name].clone_probability(E)
-    a = E / (1 + E)
-    theta = (E - t) / ((E - 1) * (1 + t))
-    c_lo, c_hi = window(n, q, log_inv_tail)
+    q, qbar = REDUCTIONS[name].pair_float(eps0)
+    k1, k2 = math.expm1(eps0 + eps) / (1 + E), math.expm1(eps)
+    theta = t * math.expm1(eps0 - eps) / (math.expm1(eps0) * (1 + t))
+    c_lo, c_hi = window(n, q, qbar, log_inv_tail)
     T = _threshold(c_hi, theta)
     with flint.ctx.workprec(64):
-        w, b, F = _start(n, flint.arb(q), c_hi, T)
+        w, b, F = _start(n, flint.arb(q), flint.arb(qbar), c_hi, T)
         logs2 = [float(x.log().mid()) / math.log(2) if x > 0 else -math.inf for x in (w, b, F)]
     if logs2[2] == -math.inf:
         return 0.0
     if logs2[1] == -math.inf:
         logs2[1] = logs2[2] - 2000                # b_c(T) = 0 only for T > c (never reached by the walk)
-    return _walk_float(n, q, a, t, theta, c_lo, c_hi, logs2)
+    return _walk_float(n, q, qbar, k1, k2, theta, c_lo, c_hi, logs2)
 
 
 def _model_root(name, eps0: float, n: int, delta: float, L: float) -> float:
@@ -408,5 +418,19 @@ def eps_bracket(name: str, eps0, n: int, delta, rel_width: float = 1e-9,
         if hi - lo <= rel_width * hi:
             return done(lo, hi)
         w *= 10
-    return done(lo, hi, hi - lo <= rel_width * hi, "" if hi - lo <= rel_width * hi else
-                f"relative width {float((hi - lo) / hi):.3g} > {rel_width:g}")
+    return _bisect_certified(certified_delta, delta, lo, hi, rel_width, done)
+
+
+def _bisect_certified(certified_delta, delta, lo, hi, rel_width, done):
+    """Fallback when the float model misled (e.g. eps0 = 50, where its sum cancels): bisection on the
+    certified delta itself.  ``lo`` keeps delta_lower(lo) > delta; a midpoint that is not certainly above
+    becomes ``hi`` only once delta_upper(mid) <= delta is certain, else the search stops there."""
+    from numeric.solvers import bisect
+
+    def above(e):
+        return certified_delta(e).lower > delta
+    lo, hi_b = bisect(above, lo, hi, stop=lambda a, b: b - a <= rel_width * b / 2, steps=200)
+    if hi_b < hi and certified_delta(hi_b).upper <= delta:
+        hi = hi_b
+    ok = hi - lo <= rel_width * hi
+    return done(lo, hi, ok, "" if ok else f"relative width {float((hi - lo) / hi):.3g} > {rel_width:g}")

@@ -143,7 +143,7 @@ def _caught(reduction="standard-clone", n=20, eps0="1", eps="0.3", **kw) -> bool
 
 def test_mutation_swapped_mixing_weight_is_caught(monkeypatch):
     assert not _caught()
-    monkeypatch.setattr(SC, "mixing_weight", lambda E: 1 / (1 + E))
+    monkeypatch.setattr(SC, "mixing_weight", lambda E: (1 / (1 + E), E / (1 + E)))     # a <-> 1 - a
     assert _caught()
 
 
