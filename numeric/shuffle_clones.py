@@ -120,7 +120,7 @@ REDUCTIONS = {r.name: r for r in (
 def reduction(name: str) -> Reduction:
     from derive.errors import DomainError
     if name not in REDUCTIONS:
-        raise DomainError(f"reduction={name}: reduction must be one of {', '.join(REDUCTIONS)}")
+        raise DomainError("reduction", name, "one of " + ", ".join(REDUCTIONS))
     return REDUCTIONS[name]
 
 

@@ -18,11 +18,11 @@ def register(sub):
                   "its errata names) q = 2/(e^eps0 + 1).  The pair's delta(eps) (both directions; they are equal) is "
                   "summed exactly in interval arithmetic through binomial tails, and eps(delta) is bracketed to "
                   "relative width 1e-9; eps_upper is the privacy-safe end.  --rounds R composes R shuffled rounds "
-                  "through the certified privacy-loss engine (a wider bracket).",
+                  "through the certified privacy-loss engine (a wider bracket; n <= 200, ~10 s a query).",
                   ["dp-derive shuffle --reduction standard-clone --eps0 1 --n 1000 --at-delta 1e-6",
                    "dp-derive shuffle --reduction stronger-clone --eps0 2 --n 10000000 --at-delta 1e-6 --json",
                    "dp-derive shuffle --reduction standard-clone --eps0 1 --n 10000 --at-eps 0.05",
-                   "dp-derive shuffle --reduction standard-clone --eps0 1 --n 1000 --rounds 10 --at-delta 1e-6"],
+                   "dp-derive shuffle --reduction standard-clone --eps0 1 --n 100 --rounds 3 --at-delta 1e-6"],
                   parents=[output_parent(formats=("text", "json"))])
     p.add_argument("--reduction", choices=REDUCTION_NAMES, required=True, action=Once,
                    help="standard-clone (FMT21: q = e^-eps0) or stronger-clone (FMT23: q = 2/(e^eps0 + 1))")
