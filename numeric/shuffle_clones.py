@@ -71,16 +71,19 @@ Why the bracket is certified
 * Every number is an arb ball (F. Johansson, "Arb", IEEE TC 66(8), 2017): the inputs eps0, eps are
   exact rationals, E, t, q, a balls; each operation's rounding is in the radius; so the ball of
   S = sum_{c_lo <= c <= c_hi} w_c h_c contains the exact finite sum.
-* T*_c is taken from a float; when the ball of (c + 1) theta does not certainly lie in (T, T + 1],
-  the slice uses max(G(T - 1), G(T), G(T + 1)) (arb's max), which contains h_c because T*_c is one of
-  the three and every G(T') <= h_c.
+* T*_c is taken from a float: T = ceil((c + 1) theta_f) - 1 with theta_f the double nearest the ball's
+  midpoint, so (c + 1) theta_f is within 1e-7 of the exact (c + 1) theta for c <= 1e8 and T*_c is one
+  of T - 1, T, T + 1 (and T*_c >= 0, as theta > 0).  When the ball of (c + 1) theta does not certainly
+  lie in (T, T + 1], the slice uses max(G(T - 1), G(T), G(T + 1)) (arb's max; G(T - 1) only for
+  T >= 1), which contains h_c because T*_c is one of the three and every G(T') <= h_c.
 * Truncation: the slices c < c_lo and c > c_hi carry mass at most the Chernoff bounds
   exp(-(n - 1) KL(k/(n - 1) || q)) at k = c_lo - 1 and k = c_hi + 1 (Hoeffding 1963, Thm. 1; evaluated
   in arb), and each slice's divergence is at most 1; the dropped part of delta is in [0, tail], so
   delta in [S.lower, S.upper + tail].
 * eps(delta) uses that delta(eps) is non-increasing in eps: if delta_upper(e_hi) <= delta and
   delta_lower(e_lo) > delta then the exact eps(delta) = inf{eps >= 0: delta(eps) <= delta} lies in
-  (e_lo, e_hi].  The float model (scipy) only proposes e_lo, e_hi; it is trusted for nothing.
+  (e_lo, e_hi].  A float64 run of the same walk (``delta_float``) only proposes e_lo, e_hi; it is
+  trusted for nothing (where it misleads, a bisection on the certified delta itself takes over).
 """
 
 from __future__ import annotations
