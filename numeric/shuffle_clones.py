@@ -324,7 +324,7 @@ def delta_bracket(name: str, eps0, n: int, eps, log_inv_tail: float | None = Non
     return DeltaBracket(lower, upper, tail_f, (c_lo, c_hi), time.perf_counter() - t0)
 
 
-def _walk_float(n, q, qbar, k1, k2, theta, c_lo, c_hi, logs2):
+def _walk_float(n, q, qbar, k1, k2, theta, c_lo, c_hi, logs2, scale: int = 0):
     """The walk of ``_walk`` in float64 on u = w_c F_c, v = w_c b_c (linear in (u, v), so one common binary
     exponent keeps them in range).  ``logs2`` = log2 of (w, b, F) at c_hi.  A model: nothing rests on it."""
     ratio_w = qbar / q
@@ -332,6 +332,7 @@ def _walk_float(n, q, qbar, k1, k2, theta, c_lo, c_hi, logs2):
     e = math.floor(max(lw + lb, lw + lF))
     u, v = 2.0 ** (lw + lF - e), 2.0 ** (lw + lb - e)
     c, T = c_hi, _threshold(c_hi, theta)
+    e += scale
     total = math.ldexp(max(k1 * v - k2 * u, 0.0), e)
     while c > c_lo:
         rw = ratio_w * c / (n - c)
@@ -348,9 +349,9 @@ def _walk_float(n, q, qbar, k1, k2, theta, c_lo, c_hi, logs2):
     return total
 
 
-def delta_float(name: str, eps0: float, n: int, eps: float, log_inv_tail: float = 60.0) -> float:
+def delta_float(name: str, eps0: float, n: int, eps: float, log_inv_tail: float = 60.0, scale: int = 0) -> float:
     """delta(eps) in float64 by the same downward walk (start values from arb at 64 bits): a fast *model*
-    used only to propose where eps(delta) lies; nothing certified rests on it."""
+    used only to propose where eps(delta) lies; nothing certified rests on it.  Returns delta * 2^scale."""
     if eps >= eps0:
         return 0.0
     flint = _flint()
@@ -367,7 +368,7 @@ def delta_float(name: str, eps0: float, n: int, eps: float, log_inv_tail: float 
         return 0.0
     if logs2[1] == -math.inf:
         logs2[1] = logs2[2] - 2000                # b_c(T) = 0 only for T > c (never reached by the walk)
-    return _walk_float(n, q, qbar, k1, k2, theta, c_lo, c_hi, logs2)
+    return _walk_float(n, q, qbar, k1, k2, theta, c_lo, c_hi, logs2, scale)
 
 
 def _model_root(name, eps0: float, n: int, delta: float, L: float) -> float:
@@ -376,16 +377,18 @@ def _model_root(name, eps0: float, n: int, delta: float, L: float) -> float:
 
     from numeric.solvers import illinois
 
+    scale = -math.frexp(delta)[1]                 # delta * 2^scale in [1/2, 1): no underflow near delta = 1e-300
+
     def g(x, _t):
-        d = delta_float(name, eps0, n, float(x[0]), L)
-        return np.array([math.log(d / delta) if d > 0 else -math.inf])
+        d = delta_float(name, eps0, n, float(x[0]), L, scale)
+        return np.array([math.log(d / math.ldexp(delta, scale)) if d > 0 else -math.inf])
     a, b = np.array([0.0]), np.array([eps0])
     return float(illinois(g, a, b, g(a, None), np.array([-math.inf]), None, iterations=80)[0])
 
 
 def _log_inv_tail(delta: float) -> float:
     """Truncate where the Chernoff tail is below 1e-13 delta (and below e^-60)."""
-    return max(60.0, math.log(1e13 / max(delta, 1e-300)))
+    return max(60.0, 13 * math.log(10) - math.log(max(delta, 1e-300)))     # (1e13/1e-300 would overflow)
 
 
 def eps_bracket(name: str, eps0, n: int, delta, rel_width: float = 1e-9,

@@ -166,3 +166,16 @@ def test_mutation_wrong_clone_probability_is_caught(monkeypatch):
     assert not _caught("stronger-clone")
     monkeypatch.setitem(SC.REDUCTIONS, "stronger-clone", SC.REDUCTIONS["standard-clone"])
     assert _caught("stronger-clone")
+
+
+def test_tiny_delta_keeps_a_finite_window_and_a_certified_bracket():
+    """delta = 1e-300: the window's log(1/tail) once overflowed to inf (1e13/1e-300) and the walk then covered
+    every c; the bracket is checked on the brute-force pair as above (n = 20, delta = 1e-40)."""
+    import math
+    assert math.isfinite(SC._log_inv_tail(1e-300))
+    n, eps0, delta = 20, F(2), F(1, 10 ** 40)
+    r = SC.eps_bracket("standard-clone", eps0, n, delta)
+    assert r.certified
+    with mpmath.workdps(DPS):
+        assert max(brute("standard-clone", eps0, n, r.lower)) > _mp(delta)
+        assert max(brute("standard-clone", eps0, n, r.upper)) <= _mp(delta)
