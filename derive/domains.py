@@ -168,6 +168,11 @@ DOMAINS: dict[str, Domain] = {
     "strong_convexity": D(0, None, meaning="strong convexity m >= 0 of each loss (0: convex)"),
     "step_size": D(0, None, low_open=True, meaning="step size eta > 0"),
     "epochs_whole": D(1, 10 ** 7, integer=True, meaning="number of epochs (an integer in [1, 1e7])"),
+    # shuffling (issue #26 item 1; numeric/shuffle_clones.py)
+    "eps0": D(0, 50, low_open=True, meaning="local privacy parameter eps0 of each user's randomizer, in (0, 50]"),
+    "n_users": D(1, 10 ** 8, integer=True, meaning="number n of users whose reports are shuffled, an integer in "
+                 "[1, 1e8] (the time grows like sqrt(n): ~2 s at 1e7)"),
+    "rounds": D(1, 10 ** 4, integer=True, meaning="number R of shuffled rounds composed, an integer in [1, 1e4]"),
     # output
     "digits": D(1, MAX_DIGITS, integer=True, meaning="significant digits of every number printed"),
 }

@@ -106,6 +106,7 @@ COMMANDS = {   # command -> (takes MECH, flags beyond the mechanism's)
     "functional": (True, []), "link": (True, []), "subsample": (True, ["p"]), "clt": (True, []),
     "compose fdp": (True, []), "cnd": (True, []), "dpsgd": (False, []), "plot tradeoff": (True, []),
     "noisy-gd": (False, []),
+    "shuffle": (False, []),
 }
 EXTRA = {"compose": [["pure"], ["zcdp"], ["bogus"]], "select": [["--target", "power"], ["--target", "rho"],
                                                                 ["--target", "rho-alpha0"]]}
@@ -287,6 +288,12 @@ def argvs(draw):
         argv += ["--setting", draw(st.sampled_from(["strongly-convex", "convex", "bogus"])),
                  "--batch", draw(st.sampled_from(["full", "cyclic", "stochastic"]))]
         flags = ["L", "M", "m", "eta", "sigma", "n", "b", draw(st.sampled_from(["epochs", "steps"])), "at-delta"]
+    if command == "shuffle":
+        pools = {**VALID, "eps0": ["0.5", "1", "2", "50"], "n": ["1", "2", "10", "1000"], "rounds": ["1", "2"]}
+        argv += ["--reduction", draw(st.sampled_from(["standard-clone", "stronger-clone", "bogus"]))]
+        flags = ["eps0", "n", draw(st.sampled_from(["at-delta", "at-eps"]))]
+        if draw(st.integers(0, 5)) == 0:
+            flags = flags + ["rounds"]
     if command == "plot tradeoff":
         argv += ["--out", OUTS[draw(st.sampled_from(sorted(OUTS)))]]
         if draw(st.booleans()):

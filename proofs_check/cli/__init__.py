@@ -10,6 +10,7 @@ and ``set_defaults(func=...)``:
 * ``disclosure``: risk, posterior, semantics (issue #3, seeds 000 and 002);
 * ``design``: compose, select, ztest (issue #3);
 * ``noise``: cnd (issue #12);
+* ``shuffle``: privacy amplification by shuffling, clone reductions (issue #26);
 * ``links``: functional, link (issue #12);
 * ``check``: check, reproduce (issues #2 and #10).
 
@@ -41,11 +42,12 @@ from . import (
     noise,
     noisy_gd,
     plot,
+    shuffle,
     subsample,
 )
 from .common import Parser
 
-FAMILIES = (curves, attack, disclosure, design, noise, links, subsample, dpsgd, noisy_gd, clt, plot, check)
+FAMILIES = (curves, attack, disclosure, design, noise, links, subsample, dpsgd, noisy_gd, clt, shuffle, plot, check)
 
 DESCRIPTION = """\
 Differential privacy as hypothesis testing, exactly: trade-off functions, attack power,
