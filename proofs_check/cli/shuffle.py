@@ -7,6 +7,12 @@ from .common import Once, number, output_parent, run_one, subparser
 
 #: the reductions (names fixed by issue #26); their pairs live in numeric.shuffle_clones.REDUCTIONS
 REDUCTION_NAMES = ("standard-clone", "stronger-clone")
+#: the randomizers whose exact shuffled pairs are computed (numeric.shuffle_rr, numeric.shuffle_krr): a lower
+#: bound on the shuffled mechanism's privacy loss, beside the reductions' upper bounds
+RANDOMIZER_NAMES = ("binary-rr", "k-rr")
+#: the numbers of ones among the other n - 1 users tried by --randomizer binary-rr (and their mirrors), as in
+#: reproduce --paper 004: no single dataset is proved worst (numeric.shuffle_rr's docstring)
+RR_ONES = (0, 1, 2, 3)
 
 
 def register(sub):
@@ -18,14 +24,23 @@ def register(sub):
                   "its errata names) q = 2/(e^eps0 + 1).  The pair's delta(eps) (both directions; they are equal) is "
                   "summed exactly in interval arithmetic through binomial tails, and eps(delta) is bracketed to "
                   "relative width 1e-9; eps_upper is the privacy-safe end.  --rounds R composes R shuffled rounds "
-                  "through the certified privacy-loss engine (a wider bracket; n <= 200, ~10 s a query).",
+                  "through the certified privacy-loss engine (a wider bracket; n <= 200, ~10 s a query).  "
+                  "--randomizer binary-rr instead computes the exact shuffled output (the count of ones) for the "
+                  "neighbouring datasets with 0-3 ones among the other users (certified), --randomizer k-rr --k K "
+                  "the shuffled k-ary randomized response for two neighbouring datasets (float): each is a LOWER "
+                  "bound on the mechanism's eps (no dataset is proved worst), where the reductions give upper bounds.",
                   ["dp-derive shuffle --reduction standard-clone --eps0 1 --n 1000 --at-delta 1e-6",
                    "dp-derive shuffle --reduction stronger-clone --eps0 2 --n 10000000 --at-delta 1e-6 --json",
                    "dp-derive shuffle --reduction standard-clone --eps0 1 --n 10000 --at-eps 0.05",
-                   "dp-derive shuffle --reduction standard-clone --eps0 1 --n 100 --rounds 3 --at-delta 1e-6"],
+                   "dp-derive shuffle --reduction standard-clone --eps0 1 --n 100 --rounds 3 --at-delta 1e-6",
+                   "dp-derive shuffle --randomizer binary-rr --eps0 1 --n 10000 --at-delta 1e-6"],
                   parents=[output_parent(formats=("text", "json"))])
-    p.add_argument("--reduction", choices=REDUCTION_NAMES, required=True, action=Once,
-                   help="standard-clone (FMT21: q = e^-eps0) or stronger-clone (FMT23: q = 2/(e^eps0 + 1))")
+    route = p.add_mutually_exclusive_group(required=True)
+    route.add_argument("--reduction", choices=REDUCTION_NAMES, action=Once,
+                       help="standard-clone (FMT21: q = e^-eps0) or stronger-clone (FMT23: q = 2/(e^eps0 + 1))")
+    route.add_argument("--randomizer", choices=RANDOMIZER_NAMES, action=Once,
+                       help="binary-rr or k-rr (with --k): the exact shuffled pair of that randomizer, a lower bound")
+    p.add_argument("--k", type=number("k", "k"), action=Once, help="number of values of k-rr (an integer >= 3)")
     p.add_argument("--eps0", type=number("eps0", "eps0"), required=True, action=Once,
                    help="each user's local privacy parameter eps0 > 0")
     p.add_argument("--n", type=number("n_users", "n"), required=True, action=Once, help="number of users n")
@@ -54,6 +69,12 @@ def cmd_shuffle(args):
 
     def out(v, up):
         return format_outward(_mpf_end(v, up), digits, up)
+
+    if args.randomizer is not None:
+        return run_one(args, lambda: _randomizer(args, n, digits))
+    if args.k is not None:
+        from derive.errors import DomainError
+        raise DomainError("k", args.k, "given with --randomizer k-rr only")
 
     def compute():
         import time
@@ -94,3 +115,51 @@ def _rounds(args, eps0, n, rounds):
     if args.at_delta is not None:
         return compose_rounds(args.reduction, eps0, n, rounds, at_delta=Fraction(args.at_delta))
     return compose_rounds(args.reduction, eps0, n, rounds, at_eps=Fraction(args.at_eps))
+
+
+def _randomizer(args, n: int, digits: int):
+    """--randomizer: the exact shuffled pair's eps (or delta), a lower bound on the mechanism's."""
+    import time
+
+    import mpmath
+
+    from derive.errors import DomainError
+    from numeric.precision import format_outward
+    t0 = time.perf_counter()
+    if int(args.rounds) != 1:
+        raise DomainError("rounds", args.rounds, "1 with --randomizer (rounds compose the reductions' pairs)")
+    if (args.randomizer == "k-rr") != (args.k is not None):
+        raise DomainError("k", args.k, "given exactly with --randomizer k-rr (k = 2 is binary-rr)")
+    if args.randomizer == "binary-rr":
+        from numeric import shuffle_rr as R
+        ones = tuple(k for k in RR_ONES if k <= n - 1)
+        r = (R.binary_rr(n, args.eps0, args.at_delta, ones=ones) if args.at_delta is not None
+             else R.binary_rr_delta(n, args.eps0, args.at_eps, ones=ones))
+    else:
+        from numeric import shuffle_krr as K
+        r = (K.krr_eps(n, args.k, args.eps0, args.at_delta) if args.at_delta is not None
+             else K.krr_delta(n, args.k, args.eps0, args.at_eps))
+    what = "eps" if args.at_delta is not None else "delta"
+
+    def out(v, up):
+        return None if v is None else format_outward(mpmath.mpf(v), digits, up)
+    payload = {"randomizer": args.randomizer, "eps0": args.eps0, "n": n, "rounds": 1,
+               "delta" if what == "eps" else "eps": args.at_delta if what == "eps" else args.at_eps,
+               what: out(r[f"{what}_lower"], False), f"{what}_lower": out(r[f"{what}_lower"], False),
+               f"{what}_upper": out(r[f"{what}_upper"], True), "side": "lower bound",
+               "method": "numeric", "certified": bool(r["certified"]),
+               "seconds": round(time.perf_counter() - t0, 3), "digits": digits}
+    if args.k is not None:
+        payload["k"] = int(args.k)
+    if not r["certified"]:
+        payload["reason"] = r.get("reason", "float")
+    at = f"delta = {args.at_delta}" if what == "eps" else f"eps = {args.at_eps}"
+    if payload[f"{what}_upper"] is not None:
+        value = f"{what} in [{payload[f'{what}_lower']}, {payload[f'{what}_upper']}]"
+    else:
+        value = f"{what} = {payload[what]}"
+    tag = "certified" if payload["certified"] else "float, not certified"
+    head = f"{args.randomizer}" + (f" (k = {int(args.k)})" if args.k is not None else "") + f", eps0 = {args.eps0}, n = {n}"
+    lines = [f"shuffled {head}: {value} at {at}  ({tag}; the exact pair of chosen neighbours: a LOWER bound on the "
+             f"mechanism's {what})"]
+    return payload, lines
