@@ -13,6 +13,9 @@ against forms written here independently:
   (``numeric.census.certified_eps``, 9 discrete Gaussians of the shipped allocation) contains the eps of the
   exact law of their sum (``numeric.census.convolution_eps``: a convolution of the integer pmfs, a different
   algorithm), up to the convolution's float64 error.
+* FMT-clones:delta: the certified delta(eps) of the standard- and stronger-clone pairs (``numeric.shuffle_clones``)
+  contains the pair's hockey-stick divergence summed over every atom at 60 digits.
+* SU-shuffle:routes-ordered: exact shuffled binary-RR pair (lower bound) < stronger-clone < standard-clone bound.
 """
 
 from __future__ import annotations
@@ -121,3 +124,78 @@ def _census_level():
     return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=2,
                    detail="numeric.census.certified_eps (engine) contains numeric.census.convolution_eps (exact "
                           "integer law, float64) at the US and Block levels")
+
+
+def _clone_pair_delta(q_of, eps0: str, n: int, eps: str):
+    """max(H_{e^eps}(P||Q), H_{e^eps}(Q||P)) of the clone pair (C ~ Bin(n - 1, q), A ~ Bin(C, 1/2),
+    D ~ Bern(e^eps0/(1 + e^eps0)), P = (A + D, C - A + 1 - D), Q = (A + 1 - D, C - A + D)) by enumerating
+    every atom at 60 digits (no tail, no walk)."""
+    with mpmath.workdps(60):
+        E, t = mpmath.exp(mpmath.mpf(eps0)), mpmath.exp(mpmath.mpf(eps))
+        q, a = q_of(E), E / (1 + E)
+        P, Q = {}, {}
+        for c in range(n):
+            wc = mpmath.binomial(n - 1, c) * q ** c * (1 - q) ** (n - 1 - c)
+            for A in range(c + 1):
+                w = wc * mpmath.binomial(c, A) / mpmath.mpf(2) ** c
+                for D, pd in ((1, a), (0, 1 - a)):
+                    kp, kq = (A + D, c - A + 1 - D), (A + 1 - D, c - A + D)
+                    P[kp] = P.get(kp, 0) + w * pd
+                    Q[kq] = Q.get(kq, 0) + w * pd
+        keys = set(P) | set(Q)
+        return max(mpmath.fsum(max(0, P.get(k, 0) - t * Q.get(k, 0)) for k in keys),
+                   mpmath.fsum(max(0, Q.get(k, 0) - t * P.get(k, 0)) for k in keys))
+
+
+#: the clone probability of each reduction, written here from the papers' statements (FMT21: q = e^-eps0;
+#: FMT23: q = 2/(e^eps0 + 1))
+_CLONE_Q = {"standard-clone": lambda E: 1 / E, "stronger-clone": lambda E: 2 / (E + 1)}
+
+
+@claim("FMT-clones:delta", ("004",), SU + ", Sec. 4.3; Feldman, McMillan, Talwar (2021, 2023): the clone pairs",
+       "identity", "the certified delta(eps) of each clone reduction's pair (dp-derive shuffle) contains the "
+                   "pair's hockey-stick divergence summed over all of its atoms")
+def _clone_delta():
+    from fractions import Fraction
+
+    from numeric import shuffle_clones as S
+    worst = None
+    points = 0
+    for name, q_of in _CLONE_Q.items():
+        for eps0, n, eps in (("1", 20, "0.3"), ("2", 30, "0.5"), ("0.5", 12, "0.05")):
+            r = S.delta_bracket(name, Fraction(eps0), n, Fraction(eps))
+            ref = _clone_pair_delta(q_of, eps0, n, eps)
+            with mpmath.workdps(60):
+                lo = mpmath.mpf(r.lower.numerator) / r.lower.denominator
+                hi = mpmath.mpf(r.upper.numerator) / r.upper.denominator
+            points += 1
+            if not lo <= ref <= hi:
+                return Outcome(FAILED, detail="the brute-force value is outside the certified bracket",
+                               counterexample={"reduction": name, "eps0": eps0, "n": n, "eps": eps,
+                                               "lower": mpmath.nstr(lo, 15), "upper": mpmath.nstr(hi, 15),
+                                               "reference": mpmath.nstr(ref, 15)})
+            width = (hi - lo) / ref if ref > 0 else hi - lo
+            worst = width if worst is None or width > worst else worst
+    return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=points,
+                   detail="numeric.shuffle_clones.delta_bracket (binomial-tail walk in arb) contains the sum over "
+                          "every atom at 60 digits; margin: the worst relative width")
+
+
+@claim("SU-shuffle:routes-ordered", ("004",), SU + ", Sec. 4.3 (shuffled mechanisms; FMT21, FMT23)",
+       "identity", "for binary randomized response the exact shuffled pair's eps lies below the stronger-clone "
+                   "bound, which lies below the standard-clone bound (n = 10^4, delta = 1e-6)")
+def _routes_ordered():
+    from fractions import Fraction
+
+    from numeric import shuffle_clones as S
+    from numeric import shuffle_rr as R
+    for eps0 in ("0.5", "1", "2"):
+        exact = R.binary_rr(10 ** 4, eps0, "1e-6", ones=(0, 1, 2, 3))
+        strong = S.eps_bracket("stronger-clone", Fraction(eps0), 10 ** 4, Fraction(1, 10 ** 6))
+        std = S.eps_bracket("standard-clone", Fraction(eps0), 10 ** 4, Fraction(1, 10 ** 6))
+        row = {"eps0": eps0, "exact_upper": exact["eps_upper"], "stronger": [float(strong.lower), float(strong.upper)],
+               "standard": [float(std.lower), float(std.upper)]}
+        if not (exact["eps_upper"] <= strong.lower and strong.upper <= std.lower):
+            return Outcome(FAILED, detail="the routes are out of order", counterexample=row)
+    return Outcome(CONFIRMED, points=3, detail="certified brackets: exact binary-RR pair < stronger-clone < "
+                                               "standard-clone at eps0 = 0.5, 1, 2")

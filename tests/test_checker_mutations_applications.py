@@ -56,3 +56,33 @@ def test_census_level_catches_a_shifted_bracket(monkeypatch):
                                        eps_upper=r.eps_upper * mpmath.mpf("1.001"))
     monkeypatch.setattr(C, "certified_eps", moved)
     assert_failed("SSW24:census-level-eps")
+
+
+def test_clone_delta_catches_a_swapped_mixing_weight(monkeypatch):
+    """a -> 1 - a (the reporting probability swapped) in the pair the walk sums."""
+    from numeric import shuffle_clones as S
+    assert_passes("FMT-clones:delta")
+    monkeypatch.setattr(S, "mixing_weight", lambda E: (1 / (1 + E), E / (1 + E)))
+    assert_failed("FMT-clones:delta")
+
+
+def test_clone_delta_catches_the_wrong_clone_probability(monkeypatch):
+    """The stronger-clone pair given the standard clone's q."""
+    from numeric import shuffle_clones as S
+    red = dict(S.REDUCTIONS)
+    red["stronger-clone"] = dataclasses.replace(red["stronger-clone"], pair=red["standard-clone"].pair,
+                                                pair_float=red["standard-clone"].pair_float)
+    monkeypatch.setattr(S, "REDUCTIONS", red)
+    assert_failed("FMT-clones:delta")
+
+
+def test_routes_ordered_catches_a_too_large_exact_pair(monkeypatch):
+    from numeric import shuffle_rr as R
+    assert_passes("SU-shuffle:routes-ordered")
+    orig = R.binary_rr
+
+    def bigger(*a, **kw):
+        r = orig(*a, **kw)
+        return {**r, "eps_upper": r["eps_upper"] * 1.6}
+    monkeypatch.setattr(R, "binary_rr", bigger)
+    assert_failed("SU-shuffle:routes-ordered")
