@@ -55,13 +55,13 @@ def _eps_delta(mechanism, records, combos):
 def _exact(name, value):
     import sympy as sp
 
-    from derive.exact import rational
+    from derive.exact import as_expr, rational
 
     from .common import UsageError
     if isinstance(value, str):
         return rational(name, value)
-    value = sp.sympify(value)
-    if not value.is_Rational:
+    value = as_expr(value)
+    if not isinstance(value, sp.Rational):
         raise UsageError(f"{name}={value}: KIND eps-prime/prior-* needs an exact {name}")
     return value
 
