@@ -126,22 +126,29 @@ def _census_level():
                           "integer law, float64) at the US and Block levels")
 
 
+def clone_pair_atoms(q, a, n: int):
+    """The clone pair built from its definition (mpmath, at the caller's precision): C ~ Bin(n - 1, q),
+    A ~ Bin(C, 1/2), D ~ Bern(a), P = (A + D, C - A + 1 - D), Q = (A + 1 - D, C - A + D); returns the dicts
+    atom -> mass of P and Q.  Every atom is enumerated (no tail, no walk): the reference of the claim below
+    and of tests/test_shuffle_clones.py and tests/test_shuffle_rounds.py, independent of
+    numeric.shuffle_clones."""
+    P, Q = {}, {}
+    for c in range(n):
+        wc = mpmath.binomial(n - 1, c) * q ** c * (1 - q) ** (n - 1 - c)
+        for A in range(c + 1):
+            w = wc * mpmath.binomial(c, A) / mpmath.mpf(2) ** c
+            for D, pd in ((1, a), (0, 1 - a)):
+                kp, kq = (A + D, c - A + 1 - D), (A + 1 - D, c - A + D)
+                P[kp] = P.get(kp, 0) + w * pd
+                Q[kq] = Q.get(kq, 0) + w * pd
+    return P, Q
+
+
 def _clone_pair_delta(q_of, eps0: str, n: int, eps: str):
-    """max(H_{e^eps}(P||Q), H_{e^eps}(Q||P)) of the clone pair (C ~ Bin(n - 1, q), A ~ Bin(C, 1/2),
-    D ~ Bern(e^eps0/(1 + e^eps0)), P = (A + D, C - A + 1 - D), Q = (A + 1 - D, C - A + D)) by enumerating
-    every atom at 60 digits (no tail, no walk)."""
+    """max(H_{e^eps}(P||Q), H_{e^eps}(Q||P)) of the clone pair, summed over all atoms at 60 digits."""
     with mpmath.workdps(60):
         E, t = mpmath.exp(mpmath.mpf(eps0)), mpmath.exp(mpmath.mpf(eps))
-        q, a = q_of(E), E / (1 + E)
-        P, Q = {}, {}
-        for c in range(n):
-            wc = mpmath.binomial(n - 1, c) * q ** c * (1 - q) ** (n - 1 - c)
-            for A in range(c + 1):
-                w = wc * mpmath.binomial(c, A) / mpmath.mpf(2) ** c
-                for D, pd in ((1, a), (0, 1 - a)):
-                    kp, kq = (A + D, c - A + 1 - D), (A + 1 - D, c - A + D)
-                    P[kp] = P.get(kp, 0) + w * pd
-                    Q[kq] = Q.get(kq, 0) + w * pd
+        P, Q = clone_pair_atoms(q_of(E), E / (1 + E), n)
         keys = set(P) | set(Q)
         return max(mpmath.fsum(max(0, P.get(k, 0) - t * Q.get(k, 0)) for k in keys),
                    mpmath.fsum(max(0, Q.get(k, 0) - t * P.get(k, 0)) for k in keys))

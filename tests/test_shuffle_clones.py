@@ -17,6 +17,7 @@ import mpmath
 import pytest
 
 from numeric import shuffle_clones as SC
+from proofs_check.claims_su_applications import clone_pair_atoms
 
 DPS = 90
 #: clone probability q(E), E = e^eps0, written out again here (not read from the module)
@@ -32,16 +33,7 @@ def brute(reduction: str, eps0: F, n: int, eps: F):
     """(H_{e^eps}(P||Q), H_{e^eps}(Q||P)) by enumerating every atom of the pair (mpmath, 90 digits)."""
     with mpmath.workdps(DPS):
         E, t = mpmath.exp(_mp(eps0)), mpmath.exp(_mp(eps))
-        q, a = Q_OF[reduction](E), E / (1 + E)
-        P, Q = {}, {}
-        for c in range(n):
-            wc = mpmath.binomial(n - 1, c) * q ** c * (1 - q) ** (n - 1 - c)
-            for A in range(c + 1):
-                pa = wc * mpmath.binomial(c, A) / mpmath.mpf(2) ** c
-                for D, pd in ((1, a), (0, 1 - a)):
-                    kp, kq = (A + D, c - A + 1 - D), (A + 1 - D, c - A + D)
-                    P[kp] = P.get(kp, 0) + pa * pd
-                    Q[kq] = Q.get(kq, 0) + pa * pd
+        P, Q = clone_pair_atoms(Q_OF[reduction](E), E / (1 + E), n)
         keys = set(P) | set(Q)
         pq = mpmath.fsum(max(0, P.get(k, 0) - t * Q.get(k, 0)) for k in keys)
         qp = mpmath.fsum(max(0, Q.get(k, 0) - t * P.get(k, 0)) for k in keys)

@@ -14,22 +14,14 @@ import pytest
 
 from numeric import shuffle_clones as SC
 from numeric.shuffle_rounds import compose_rounds
+from proofs_check.claims_su_applications import clone_pair_atoms
 
 
 @functools.lru_cache(maxsize=None)
 def two_rounds_delta(eps0: F, n: int, eps: F):
     with mpmath.workdps(40):
         E = mpmath.exp(mpmath.mpf(eps0.numerator) / eps0.denominator)
-        q, a = 1 / E, E / (1 + E)                       # standard clone
-        P, Q = {}, {}
-        for c in range(n):
-            wc = mpmath.binomial(n - 1, c) * q ** c * (1 - q) ** (n - 1 - c)
-            for A in range(c + 1):
-                pa = wc * mpmath.binomial(c, A) / mpmath.mpf(2) ** c
-                for D, pd in ((1, a), (0, 1 - a)):
-                    kp, kq = (A + D, c - A + 1 - D), (A + 1 - D, c - A + D)
-                    P[kp] = P.get(kp, 0) + pa * pd
-                    Q[kq] = Q.get(kq, 0) + pa * pd
+        P, Q = clone_pair_atoms(1 / E, E / (1 + E), n)   # standard clone
         atoms = [(P.get(k, 0), Q.get(k, 0)) for k in set(P) | set(Q)]
         t = mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator)
         return mpmath.fsum(max(0, p1 * p2 - t * q1 * q2) for p1, q1 in atoms for p2, q2 in atoms)
