@@ -129,7 +129,10 @@ def cmd_clt(args):
             edge = None if direction else _maybe(lambda: ver(lambda: C.edgeworth_eps(res, _mpf(args.at_delta))))
             payload.update({"delta": args.at_delta, "eps": fmt(approx), "eps_edgeworth": fmt(edge)})
             key, q, more_privacy = "eps", f"delta = {args.at_delta}", -1
-        lines.append(f"at {q}: {key} (CLT) = {payload[key]}, {key} (Edgeworth) = {payload[key + '_edgeworth']}"
+        edge_text = payload[key + "_edgeworth"]
+        if edge_text is None:
+            edge_text = "not computed (Poisson steps are not symmetric)" if direction else "not available"
+        lines.append(f"at {q}: {key} (CLT) = {payload[key]}, {key} (Edgeworth) = {edge_text}"
                      + (f", band [{payload['beta_band_lower']}, {payload['beta_band_upper']}]"
                         if args.alpha is not None else ""))
         ref = _reference(plan, args)
