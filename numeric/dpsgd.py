@@ -181,8 +181,12 @@ def calibrate_sigma(n, batch, target_eps, at_delta, *, epochs=None, steps=None, 
     if not 0 < d < 1:
         raise DomainError("at_delta", at_delta, "in (0, 1) for calibration")
 
+    seen = {}
+
     def eps_up(s: Fraction):
-        return _composition(q, s, T, sampling).eps(str(at_delta))
+        if s not in seen:                      # the rounding loop below re-asks the bisection's points
+            seen[s] = _composition(q, s, T, sampling).eps(str(at_delta))
+        return seen[s]
 
     top = eps_up(SIGMA_MAX)
     if top.eps_upper > target:
@@ -241,8 +245,9 @@ def _clt_sigma(q: Fraction, T: int, target, at_delta) -> Fraction:
     from . import mp
     lo, hi = mpmath.mpf("1e-6"), mpmath.mpf(100)
     # eps of G_mu at delta increases with mu
+    # a starting point needs 1 % in mu, not 60 halvings (those were 40 % of a calibration's time, issue #27)
     lo, hi = bisect(lambda mu: not mp.profile_eps(derive.gaussian(mpmath.nstr(mu, 15)), at_delta, 8) > target,
-                    lo, hi, steps=60, mid=geometric_midpoint)
+                    lo, hi, steps=60, stop=lambda lo, hi: hi < lo * mpmath.mpf("1.01"), mid=geometric_midpoint)
     # mu = q sqrt(T expm1(1/s^2))  =>  1/s^2 = log1p((mu/q)^2 / T)
     x = mpmath.log1p((lo / (mpmath.mpf(q.numerator) / q.denominator)) ** 2 / T)
     return Fraction(float(1 / mpmath.sqrt(x))).limit_denominator(10**6)
