@@ -11,7 +11,7 @@ from __future__ import annotations
 from dp_accounting import dp_event, privacy_accountant
 
 from . import dp_events as E
-from .accountants import Bracket, Ledger, _safe_end
+from .accountant_ledger import Bracket, Ledger, _safe_end
 
 NeighboringRelation = privacy_accountant.NeighboringRelation
 

@@ -70,16 +70,29 @@ class Refused(Exception):
 
 
 @dataclass(frozen=True)
+class Kind:
+    """What a leaf is: the mechanism table's row (``derive/mechanisms/table.py``) whose constructor builds its
+    record, the smallest 1/parameter a sampled step of it may have (engine reach; None: no sampled-step
+    limit), and whether its parameter is an enclosure (lower, upper) rather than one exact rational."""
+    row: str
+    sampled_min_inverse: Fraction | None = None
+    enclosed: bool = False
+
+
+@dataclass(frozen=True)
 class Leaf:
-    """One engine step: ``kind`` (gaussian, laplace, pure), its loss parameter (mu or eps; for
-    ``pure`` the pair (eps_down, eps_up)), and the sampling (None, poisson or uniform) with its rate."""
-    kind: str
+    """One engine step: its :class:`Kind`, its loss parameter (mu or eps; for an enclosed kind the pair
+    (lower, upper)), and the sampling (None, poisson or uniform) with its rate."""
+    kind: Kind | None
     value: object
     sampling: str | None = None
     rate: Fraction | None = None
 
 
-NO_PRIVACY = Leaf("no-privacy", None)
+NO_PRIVACY = Leaf(None, None)
+#: DpEvent class of a noise event -> its kind (the record G_mu, mu = c/sigma; Laplace, eps = c/b)
+NOISES = {"GaussianDpEvent": Kind("gaussian", SIGMA_MIN), "LaplaceDpEvent": Kind("laplace")}
+RR = Kind("randomized-response", enclosed=True)
 
 
 def class_name(event) -> str:
@@ -131,7 +144,7 @@ def _needs(event, relation: str, wanted: str, what: str):
         raise Refused(event, f"{what} is accounted under the {wanted} relation only (found {relation})")
 
 
-def _noise_step(event, relation: str, kind: str) -> Leaf | None:
+def _noise_step(event, relation: str, kind: Kind) -> Leaf | None:
     """G_{c/sigma} or Laplace eps = c/b, c = 1 (add/remove) or 2 (replace-one); None when it is no privacy."""
     sigma = number(event, "noise_multiplier")
     if sigma == 0:
@@ -139,12 +152,8 @@ def _noise_step(event, relation: str, kind: str) -> Leaf | None:
     return Leaf(kind, (1 if relation == ADD_REMOVE else 2) / sigma)
 
 
-def _gaussian(event, relation, read):
-    return Counter({_noise_step(event, relation, "gaussian") or NO_PRIVACY: 1})
-
-
-def _laplace(event, relation, read):
-    return Counter({_noise_step(event, relation, "laplace") or NO_PRIVACY: 1})
+def _noise(event, relation, read):
+    return Counter({_noise_step(event, relation, NOISES[class_name(event)]) or NO_PRIVACY: 1})
 
 
 def _randomized_response(event, relation, read):
@@ -158,7 +167,7 @@ def _randomized_response(event, relation, read):
         return Counter({NO_PRIVACY: 1})
     if k != 2:
         raise Refused(event, f"randomized response over {k} > 2 buckets (no engine model for its pair)")
-    return Counter({Leaf("pure", log_enclosure((2 - p) / p)): 1})
+    return Counter({Leaf(RR, log_enclosure((2 - p) / p)): 1})
 
 
 def log_enclosure(x: Fraction) -> tuple[Fraction, Fraction]:
@@ -178,17 +187,18 @@ def _sampled(event, relation, read, sampling: str, rate: Fraction):
         return Counter()
     if rate > 1:
         raise Refused(event, f"sampling rate must be in [0, 1], got {rate}")
-    if class_name(inner) not in ("GaussianDpEvent", "LaplaceDpEvent"):
+    kind = NOISES.get(class_name(inner))
+    if kind is None:
         raise Refused(event, f"sampling of {class_name(inner) or 'this event'}: only of a single Gaussian or "
                              "Laplace event")
-    kind = "gaussian" if class_name(inner) == "GaussianDpEvent" else "laplace"
     step = _noise_step(inner, relation, kind)
     if step is None:
         return Counter({NO_PRIVACY: 1})
     if rate == 1 and sampling == "poisson":
         return Counter({step: 1})             # every record is in the batch: the step itself
-    if kind == "gaussian" and 1 / step.value < SIGMA_MIN:
-        raise Refused(event, f"a sampled Gaussian step G_mu needs 1/mu >= {float(SIGMA_MIN)} (engine reach)")
+    if kind.sampled_min_inverse is not None and 1 / step.value < kind.sampled_min_inverse:
+        raise Refused(event, f"a sampled {kind.row} step needs 1/parameter >= {float(kind.sampled_min_inverse)} "
+                             "(engine reach)")
     if rate < MIN_RATE:
         raise Refused(event, f"sampling rate {rate} below the engine's reach {float(MIN_RATE)}")
     return Counter({Leaf(kind, step.value, sampling, rate): 1})
@@ -229,8 +239,8 @@ def _no_op(event, relation, read):
 
 #: class name -> reader(event, relation, read) -> Counter of leaves
 _READERS = {
-    "GaussianDpEvent": _gaussian,
-    "LaplaceDpEvent": _laplace,
+    "GaussianDpEvent": _noise,
+    "LaplaceDpEvent": _noise,
     "RandomizedResponseDpEvent": _randomized_response,
     "PoissonSampledDpEvent": _poisson,
     "SampledWithoutReplacementDpEvent": _without_replacement,
@@ -258,9 +268,11 @@ def read_event(event, relation: str = ADD_REMOVE) -> Counter:
 
 
 def _check_reach(event, leaf: Leaf):
-    if leaf.kind == "laplace" or (leaf.kind == "gaussian" and leaf.sampling is None):
+    if leaf.kind is None or leaf.kind.enclosed:
+        return
+    if leaf.sampling is None or leaf.kind.sampled_min_inverse is None:
         if not SMALLEST <= leaf.value <= LARGEST:
-            raise Refused(event, f"a {leaf.kind} step with loss parameter {float(leaf.value):.3g} outside the "
+            raise Refused(event, f"a {leaf.kind.row} step with loss parameter {float(leaf.value):.3g} outside the "
                                  f"engine's reach [{float(SMALLEST)}, {float(LARGEST)}]")
 
 
@@ -273,12 +285,12 @@ def engine_step(leaf: Leaf, end: int):
     enclosed irrational parameter (randomized response's eps)."""
     import sympy as sp
 
+    from derive.mechanisms.table import BY_NAME
+
     from . import pld_mechanisms as M
-    if leaf.kind == "pure":
+    if leaf.kind.enclosed:
         return M.randomized_response(_rational(leaf.value[end]))
-    from derive import mechanisms as D
-    build = {"gaussian": D.gaussian, "laplace": D.laplace}[leaf.kind]
-    record = build(sp.Rational(leaf.value.numerator, leaf.value.denominator))
+    record = BY_NAME[leaf.kind.row].factory()(sp.Rational(leaf.value.numerator, leaf.value.denominator))
     if leaf.sampling is None:
         return M.from_record(record)
     from .pld_subsampled import subsampled_step
@@ -294,7 +306,7 @@ def components(ledger: Counter, end: int = 1):
 
 def two_models(ledger: Counter) -> bool:
     """True when the lower and upper models differ (an enclosed irrational parameter is present)."""
-    return any(leaf.kind == "pure" for leaf in ledger)
+    return any(leaf.kind is not None and leaf.kind.enclosed for leaf in ledger)
 
 
 def no_privacy(ledger: Counter) -> bool:
