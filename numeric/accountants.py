@@ -61,10 +61,15 @@ class OpacusAccountant:
             self.history.append((noise_multiplier, sample_rate, 1))
 
     def _ledger(self) -> Ledger:
-        ledger = Ledger()
-        for sigma, q, n in self.history:
-            ledger.add(E.read_event(dpsgd_event(sigma, q, n)))
-        return ledger
+        """The ledger of ``history`` (kept while the history is unchanged: its compositions are cached)."""
+        key = tuple(tuple(h) for h in self.history)
+        cached = getattr(self, "_cached", None)
+        if cached is None or cached[0] != key:
+            ledger = Ledger()
+            for sigma, q, n in self.history:
+                ledger.add(E.read_event(dpsgd_event(sigma, q, n)))
+            self._cached = cached = (key, ledger)
+        return cached[1]
 
     def get_epsilon(self, delta: float, *args, **kwargs) -> float:
         """The certified eps_upper at ``delta`` of the steps so far (extra Opacus arguments are ignored)."""
