@@ -39,7 +39,7 @@ def _decimal(value, name: str) -> str:
     from derive.errors import DomainError
     if isinstance(value, bool):
         raise DomainError(name, value, "a number")
-    text = repr(value) if isinstance(value, float) else str(value).strip()
+    text = repr(float(value)) if isinstance(value, float) else str(value).strip()
     try:
         Fraction(text)
     except (ValueError, ZeroDivisionError):

@@ -118,7 +118,7 @@ def number(event, name: str) -> Fraction:
         if isinstance(value, float):
             if not math.isfinite(value):
                 raise ValueError
-            out = Fraction(repr(value))
+            out = Fraction(repr(float(value)))        # float(): numpy's float64 reprs as np.float64(...)
         elif isinstance(value, (int, Fraction)):
             out = Fraction(value)
         elif isinstance(value, str):

@@ -164,6 +164,12 @@ def test_refused(event, relation, why):
         E.read_event(event, relation)
 
 
+def test_numpy_floats_are_their_decimals():
+    import numpy as np
+    assert E.read_event(G(np.float64(1.1))) == E.read_event(G("1.1"))
+    assert ledger(G(2.0)).eps_bracket(np.float64(1e-5)) == ledger(G(2.0)).eps_bracket("1e-5")
+
+
 def test_limits():
     assert ledger(G(0.0)).eps_bracket(1e-5).upper == math.inf          # no noise: no privacy
     assert ledger(poisson(0.0, G(1))).eps_bracket(1e-5).upper == 0.0    # never sampled
