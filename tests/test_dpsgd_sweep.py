@@ -119,7 +119,7 @@ def _cluster_sweep(tmp_path, rows_path, out, timeout=None, stop_after=None):
         while len(S.done_keys(str(out))) < stop_after and proc.poll() is None:
             time.sleep(0.5)
         proc.kill()
-        proc.wait()
+        proc.communicate()                           # reap it and close its pipes
         return None
     stdout, stderr = proc.communicate(timeout=timeout)
     assert proc.returncode == 0, stderr[-3000:]
