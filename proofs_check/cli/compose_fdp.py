@@ -74,6 +74,10 @@ def register(kinds, out):
     f.add_argument("--spec", default=None, action=Once, metavar="FILE.json",
                    help='a heterogeneous list: {"mechanisms": [{"mechanism": "gaussian", "mu": "0.5", '
                         '"count": 10}, ...]} (same names as the flags; "p" subsamples a' + _either() + ' entry)')
+    f.add_argument("--dp-event", default=None, action=Once, metavar="FILE.json",
+                   help="a dp_accounting DpEvent tree in its to_named_tuple() form as JSON (numeric/dp_events.py)")
+    f.add_argument("--relation", choices=("add-remove", "replace-one"), default="add-remove", action=Once,
+                   help="neighbouring relation of --dp-event (default add-remove)")
     q = f.add_mutually_exclusive_group(required=True)
     q.add_argument("--alpha", type=number("alpha"), action=Once, help="f(alpha) and the power at level alpha")
     q.add_argument("--at-eps", type=number("at_eps", "eps"), action=Once, help="delta(eps)")
@@ -234,6 +238,9 @@ def _exact_limit(kind, args):
 
 
 def cmd_fdp(args):
+    if args.dp_event is not None:
+        from .compose_dp_event import cmd_dp_event
+        return cmd_dp_event(args)
     from numeric import pld
     plan, shown = _plan(args)
     components, limit = _components(plan, engine=False)          # the limits first

@@ -20,24 +20,27 @@ def register(sub):
                    "dp-derive dpsgd --n 60000 --batch 256 --sigma 1.1 --epochs 60 --at-delta 1e-5",
                    "dp-derive dpsgd --n 60000 --batch 256 --sigma 1.1 --steps 1000 --at-eps 1 --json",
                    "dp-derive dpsgd --n 60000 --batch 256 --steps 1000 --target-eps 1 --at-delta 1e-5",
-                   "dp-derive dpsgd --n 60000 --batch 256 --sigma 1.1 --steps 1000 --sampling uniform --at-delta 1e-5"],
+                   "dp-derive dpsgd --n 60000 --batch 256 --sigma 1.1 --steps 1000 --sampling uniform --at-delta 1e-5",
+                   "dp-derive dpsgd --sweep rows.csv --out sigmas.csv --jobs 2"],
                   parents=[output_parent(formats=("text", "json"))])
-    p.add_argument("--n", type=number("n", "n"), required=True, action=Once, help="dataset size n")
-    p.add_argument("--batch", type=number("batch", "batch"), required=True, action=Once,
+    p.add_argument("--n", type=number("n", "n"), action=Once, help="dataset size n")
+    p.add_argument("--batch", type=number("batch", "batch"), action=Once,
                    help="(expected) batch size; q = batch / n")
     p.add_argument("--sigma", type=number("noise_multiplier", "sigma"), default=None, action=Once,
                    help="noise multiplier (noise standard deviation / clipping norm)")
     p.add_argument("--target-eps", type=number("eps_positive", "target_eps"), default=None, action=Once,
                    help="calibrate: the smallest sigma whose certified eps at --at-delta is <= this")
-    t = p.add_mutually_exclusive_group(required=True)
+    t = p.add_mutually_exclusive_group()
     t.add_argument("--epochs", type=number("epochs", "epochs"), action=Once, help="epochs (T = ceil(epochs n / batch))")
     t.add_argument("--steps", type=number("count", "steps"), action=Once, help="number of steps T")
     p.add_argument("--sampling", choices=("poisson", "uniform"), default="poisson", action=Once,
                    help="poisson (default): each record with probability batch / n, add/remove neighbours; uniform: "
                         "fixed-size batches, C_q(G_1/sigma) per step (replace-one neighbours, seed 004 Sec. 4.1)")
-    q = p.add_mutually_exclusive_group(required=True)
+    q = p.add_mutually_exclusive_group()
     q.add_argument("--at-delta", type=number("at_delta", "delta"), action=Once, help="eps at this delta")
     q.add_argument("--at-eps", type=number("at_eps", "eps"), action=Once, help="delta at this eps")
+    from .dpsgd_sweep import add_sweep_arguments
+    add_sweep_arguments(p)
     p.set_defaults(func=cmd_dpsgd)
 
 
@@ -46,6 +49,11 @@ def cmd_dpsgd(args):
 
     from numeric import dpsgd
     from numeric.precision import format_number
+
+    from .dpsgd_sweep import check_single, cmd_sweep
+    if args.sweep is not None:
+        return cmd_sweep(args)
+    check_single(args)
     if args.sigma is None and args.target_eps is None:
         raise UsageError("sigma: give --sigma S, or --target-eps E to calibrate sigma")
     if args.sigma is not None and args.target_eps is not None:
