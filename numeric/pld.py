@@ -496,14 +496,22 @@ class Composition:
         bracket is wide and the finer run is predicted cheap (``pld_grid.delta_grid``), the certified
         brackets intersected."""
         res = self._delta_once(eps)
-        h = G.delta_grid(self, res, self.h, res.seconds)
+        spent = last = self._knot_count()
+        h = G.delta_grid(self, res, self.h, spent, last)
         while h is not None:
-            fine = self._sub(h, self.tol)._delta_once(eps)
+            sub = self._sub(h, self.tol)
+            fine = sub._delta_once(eps)
             lo, up = max(res.delta_lower, fine.delta_lower), min(res.delta_upper, fine.delta_upper)
             res = dataclasses.replace(fine, delta=up, delta_lower=lo, delta_upper=up,
                                       seconds=res.seconds + fine.seconds)
-            h = G.delta_grid(self, res, h, fine.seconds)
+            last = sub._knot_count()
+            spent += last
+            h = G.delta_grid(self, res, h, spent, last)
         return res
+
+    def _knot_count(self) -> int:
+        """Knots of the step measures made so far (the Arb work of a query: a deterministic cost)."""
+        return sum(len(m.knots) for got in self._meas_cache.values() for m, _ in got[0])
 
     def _delta_once(self, eps) -> DeltaResult:
         t0 = time.perf_counter()

@@ -143,24 +143,25 @@ def query_grid(comp, logd: float, delta):
 
 
 #: relative width of a delta(eps) bracket on the default grid beyond which the query is answered again on
-#: a finer grid, and the CPU seconds that finer run may be predicted to take
+#: a finer grid, and the step-measure knots all the runs of one query may be predicted to take (a knot costs
+#: about 20-60 microseconds of Arb work; a deterministic budget, so that the same query gives the same bracket)
 DELTA_RTOL = 2e-5
-DELTA_BUDGET = 2.0
+DELTA_KNOT_BUDGET = 60000
 
 
-def delta_grid(comp, res, h_last, seconds_last: float):
+def delta_grid(comp, res, h_last, knots_spent: int, knots_last: int):
     """The next finer grid a delta(eps) query is answered on (``Composition.delta``), or None.
 
     Only for the default grid and tolerance with the second-order scheme, while the bracket ``res`` (all
     runs so far intersected) is wider than DELTA_RTOL relative: h_last / 4, down to 1/64 of the default
-    h, when that run, predicted to cost 4 times the last (knots and FFT window both grow as 1/h), keeps
-    the total within DELTA_BUDGET.  Every grid gives a certified bracket, so this choice moves only
-    width and time.  The width does not shrink as h^2 where a step has kinks: 10 x Laplace(0.1),
-    delta(0.5): 5.2e-6 on the default h = 1/400, 2.1e-6 on 1/1600, 8.5e-7 on 1/6400 (0.04 s), 5.4e-7 on
-    1/12800, then flat (the knot tolerance)."""
+    h, when that run, predicted to need 4 times the last run's knots (knots grow as 1/h), keeps the query
+    within DELTA_KNOT_BUDGET knots.  Every grid gives a certified bracket, so this choice moves only width
+    and time.  The width does not shrink as h^2 where a step has kinks: 10 x Laplace(0.1), delta(0.5):
+    5.2e-6 on the default h = 1/400, 2.1e-6 on 1/1600, 8.5e-7 on 1/6400, 5.4e-7 on 1/12800, then flat
+    (the knot tolerance)."""
     if comp._explicit or comp.scheme != "interpolate" or not res.delta_upper > 0:
         return None
     rel = float((res.delta_upper - res.delta_lower) / res.delta_upper)
-    if not rel > DELTA_RTOL or h_last / 4 < comp.h / 64 or res.seconds + 4 * seconds_last > DELTA_BUDGET:
+    if not rel > DELTA_RTOL or h_last / 4 < comp.h / 64 or knots_spent + 4 * knots_last > DELTA_KNOT_BUDGET:
         return None
     return h_last / 4
