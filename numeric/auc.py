@@ -9,6 +9,7 @@ by re-evaluation at higher precision.
 from __future__ import annotations
 
 import mpmath
+import sympy as sp
 
 from derive.auc import auc_expr
 from derive.mechanisms import facts as K
@@ -31,7 +32,12 @@ def auc(record: TradeOff, digits: int = 15):
     expr = auc_expr(record)
     if expr is None:
         return auc_quadrature(record, digits)
-    return evaluate_env(record.bind(expr), bound_env(record), digits)
+    bound = record.bind(expr)
+    if bound.has(sp.nan):
+        # the closed form is 0/0 at this parameter (the logistic pair's at mu = 0, found by the fuzz test):
+        # the definition, 1 - integral of f, by quadrature
+        return auc_quadrature(record, digits)
+    return evaluate_env(bound, bound_env(record), digits)
 
 
 def quadrature_nodes(record: TradeOff, lo=0, hi=1) -> list:

@@ -146,7 +146,7 @@ def query_grid(comp, logd: float, delta):
 #: a finer grid, and the step-measure knots all the runs of one query may be predicted to take (a knot costs
 #: about 20-60 microseconds of Arb work; a deterministic budget, so that the same query gives the same bracket)
 DELTA_RTOL = 2e-5
-DELTA_KNOT_BUDGET = 60000
+DELTA_KNOT_BUDGET = 20000
 
 
 def delta_grid(comp, res, h_last, knots_spent: int, knots_last: int):
