@@ -65,6 +65,8 @@ def test_binary_rr_lies_below_the_reductions():
     (["--randomizer", "binary-rr", "--rounds", "2", "--eps0", "1", "--n", "100", "--at-delta", "1e-6"], "rounds="),
     (["--randomizer", "binary-rr", "--reduction", "standard-clone", "--eps0", "1", "--n", "10",
       "--at-delta", "1e-6"], "reduction"),
+    # an uncertifiable bracket was an ArithmeticError traceback
+    (["--randomizer", "binary-rr", "--eps0", "1", "--n", "10", "--at-delta", "1e-300"], "at_delta="),
 ])
 def test_bad_combinations_are_one_line_errors(argv, name):
     assert_usage_error(run(["shuffle", *argv]), name)

@@ -133,8 +133,15 @@ def _randomizer(args, n: int, digits: int):
     if args.randomizer == "binary-rr":
         from numeric import shuffle_rr as R
         ones = tuple(k for k in RR_ONES if k <= n - 1)
-        r = (R.binary_rr(n, args.eps0, args.at_delta, ones=ones) if args.at_delta is not None
-             else R.binary_rr_delta(n, args.eps0, args.at_eps, ones=ones))
+        try:
+            r = (R.binary_rr(n, args.eps0, args.at_delta, ones=ones) if args.at_delta is not None
+                 else R.binary_rr_delta(n, args.eps0, args.at_eps, ones=ones))
+        except ArithmeticError:
+            # the arb terms could not certify a bracket (n = 10, delta = 1e-300 ended in a traceback): refused
+            raise DomainError("at_delta" if args.at_delta is not None else "eps",
+                              args.at_delta if args.at_delta is not None else args.at_eps,
+                              "a value whose bracket the exact pair's arb sums certify (try a larger delta "
+                              "or n)") from None
     else:
         from numeric import shuffle_krr as K
         r = (K.krr_eps(n, args.k, args.eps0, args.at_delta) if args.at_delta is not None
