@@ -113,10 +113,14 @@ def _check_sampling(sampling: str):
         raise DomainError("sampling", sampling, "poisson or uniform")
 
 
-def mu_clt(q: Fraction, sigma: Fraction, steps: int):
-    """q sqrt(T (e^{1/sigma^2} - 1)) at the working precision (expm1: no cancellation for large sigma)."""
+def mu_clt(q: Fraction, sigma: Fraction, steps):
+    """q sqrt(T (e^{1/sigma^2} - 1)) at the working precision (expm1: no cancellation for large sigma).
+
+    ``steps`` is an int or a Fraction (BDLS20's T = epochs N / B is a fraction of steps); it is taken exactly."""
     s = mpmath.mpf(sigma.numerator) / sigma.denominator
-    return mpmath.mpf(q.numerator) / q.denominator * mpmath.sqrt(steps * mpmath.expm1(1 / s**2))
+    t = Fraction(steps)
+    return mpmath.mpf(q.numerator) / q.denominator * mpmath.sqrt(
+        mpmath.mpf(t.numerator) / t.denominator * mpmath.expm1(1 / s**2))
 
 
 def _composition(q: Fraction, sigma: Fraction, steps: int, sampling: str = "poisson"):

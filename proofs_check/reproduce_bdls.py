@@ -39,10 +39,11 @@ def conventions(epochs: int) -> dict[str, Fraction]:
 
 
 def mu_clt(sigma: str, steps: Fraction):
-    """p sqrt(T (e^{1/sigma^2} - 1)) at 30 digits (expm1: no cancellation)."""
+    """p sqrt(T (e^{1/sigma^2} - 1)) at 30 digits: ``numeric.dpsgd.mu_clt`` (one source of truth) with p = B/N and
+    sigma taken exactly from its decimal string."""
+    from numeric import dpsgd
     with mpmath.workdps(30):
-        s = mpmath.mpf(sigma)
-        return mpmath.mpf(B) / N * mpmath.sqrt(mpmath.mpf(steps.numerator) / steps.denominator * mpmath.expm1(1 / s**2))
+        return dpsgd.mu_clt(Fraction(B, N), Fraction(sigma), steps)
 
 
 def eps_of_mu(mu):
