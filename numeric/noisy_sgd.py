@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import mpmath
 import sympy as sp
 
-from derive.domains import parse_in
+from derive.domains import MAX_MECHANISM_PARAM, parse_in
 from derive.errors import DomainError
 
 from .noisy_gd import contraction, eps_of_mu, step_mu
@@ -116,11 +116,11 @@ def _best(sq, lo: int, hi: int, guess: int):
 
 def mu_unconstrained(p, mu_s, c, t: int):
     """(mu, tau) of the strongly convex (c < 1) or convex (c = 1) CLT approximation, minimised over tau."""
-    K = float(2 * clt_factor(mu_s) * _mp(p) ** 2)
-    ms, cf = float(mu_s), float(c)
+    K = 2 * clt_factor(mu_s) * _mp(p) ** 2
+    ms, cf, gap = _mp(mu_s), _mp(c), _mp(1 - c)
 
-    def g(nu):
-        w = t - nu - 1 if c == 1 else (cf ** (nu + 1) - cf ** t) / float(1 - c)
+    def g(nu):      # mpf at the working precision: no overflow for any sigma (floats overflow at 1e308)
+        w = t - nu - 1 if c == 1 else (cf ** (nu + 1) - cf ** t) / gap
         return K * (nu + 1) + 2 * (ms * w) ** 2
     guess = _convex_argmin(g, 0, t - 1)
     val, nu = _best(lambda k: _sq_unconstrained(p, mu_s, c, t, k), 0, t - 1, guess)
@@ -199,6 +199,9 @@ def account(setting: str, *, L, M, m, eta, sigma, n, b, epochs=None, steps=None,
                    diameter=D, split=lam)
         if at_delta is not None:
             parse_in("delta_positive", at_delta, "at_delta")
+            if max(last, comp) > MAX_MECHANISM_PARAM:
+                raise DomainError("sigma", str(sigma), f"large enough that every GDP parameter is at most 1e308 (the "
+                                  f"Gaussian record's range); here mu = {mpmath.nstr(max(last, comp), 5)}")
             out.update(delta=at_delta, eps_last=eps_of_mu(last, str(at_delta), digits),
                        eps_composition=eps_of_mu(comp, str(at_delta), digits))
         return NoisySgdResult(**out)

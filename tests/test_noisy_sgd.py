@@ -177,3 +177,14 @@ def test_large_t_is_fast_and_matches_a_dense_scan():
     vals = [K * (nu + 1) + 2 * (0.2 * (0.999 ** (nu + 1) - 0.999 ** t) / 0.001) ** 2 for nu in range(t)]
     nu_best = min(range(t), key=vals.__getitem__)
     assert abs(tau - (t - nu_best)) <= 1 and abs(float(mu) - vals[nu_best] ** 0.5) < 1e-9 * float(mu)
+
+
+@pytest.mark.parametrize("extra", [("--sigma", "1e-300"), ("--sigma", "0.001", "--diameter", "1e300")])
+def test_cli_extreme_inputs_one_line(extra):
+    """A huge GDP parameter: the approximation still computes (no float overflow) and eps is refused in one
+    line naming sigma."""
+    base = list(_SGD[:-2]) + ["--steps", "20"]
+    i = base.index("--sigma")
+    del base[i:i + 2]
+    assert run(tuple(base) + extra).rc == 0
+    assert_usage_error(run(tuple(base) + extra + ("--at-delta", "1e-5")), "sigma")
