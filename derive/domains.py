@@ -168,6 +168,8 @@ DOMAINS: dict[str, Domain] = {
     "strong_convexity": D(0, None, meaning="strong convexity m >= 0 of each loss (0: convex)"),
     "step_size": D(0, None, low_open=True, meaning="step size eta > 0"),
     "epochs_whole": D(1, 10 ** 7, integer=True, meaning="number of epochs (an integer in [1, 1e7])"),
+    "diameter": D(0, None, low_open=True, meaning="diameter D > 0 of the convex set iterates are projected onto"),
+    "young_split": D(0, None, low_open=True, meaning="split lam > 0 of the two terms of BSA24's projected bound"),
     # shuffling (issue #26 item 1; numeric/shuffle_clones.py)
     "eps0": D(0, 50, low_open=True, meaning="local privacy parameter eps0 of each user's randomizer, in (0, 50]"),
     "n_users": D(1, 10 ** 8, integer=True, meaning="number n of users whose reports are shuffled, an integer in "

@@ -116,12 +116,11 @@ def _check_sampling(sampling: str):
 def mu_clt(q: Fraction, sigma: Fraction, steps):
     """q sqrt(T (e^{1/sigma^2} - 1)) at the working precision (expm1: no cancellation for large sigma).
 
-    ``steps`` is an int or a Fraction: papers that count T as epochs * N / B (Bu-Dong-Long-Su 2020) get a
-    fractional T, taken exactly."""
+    ``steps`` is an int or a Fraction (BDLS20's T = epochs N / B is a fraction of steps); it is taken exactly."""
     s = mpmath.mpf(sigma.numerator) / sigma.denominator
-    T = Fraction(steps)
+    t = Fraction(steps)
     return mpmath.mpf(q.numerator) / q.denominator * mpmath.sqrt(
-        mpmath.mpf(T.numerator) / T.denominator * mpmath.expm1(1 / s**2))
+        mpmath.mpf(t.numerator) / t.denominator * mpmath.expm1(1 / s**2))
 
 
 def _composition(q: Fraction, sigma: Fraction, steps: int, sampling: str = "poisson"):

@@ -48,7 +48,8 @@ store), so the exponent is the script's, not a checked transcription of a theore
 The convex case (m = 0, ``c = 1``) is the ``c -> 1`` limit of the same closed forms: full batch
 ``mu_s sqrt(T)`` (no gain over composition), cyclic ``mu_s sqrt(1 + (E - 1)/l)``, Renyi
 ``rho = mu_s^2/2 (1 + 2 (E - 1)/l)``.  The paper's projected (bounded-domain) convex bounds and the
-stochastic-batch (NoisySGD) bounds are not implemented.
+stochastic-batch (NoisySGD) bounds are not implemented as bounds; ``numeric.noisy_sgd`` computes the authors'
+CLT approximation of them (labelled, not certified).
 
 Conversions to (eps, delta): GDP through the toolkit's Gaussian record (``numeric.clt.gdp_eps``, the
 function behind ``dp-derive profile gaussian --mu X --at-delta D``); Renyi through the smaller of the
@@ -223,7 +224,7 @@ def account(setting: str, batch: str, *, L, M, m, eta, sigma, n, b, epochs=None,
     if setting not in SETTINGS:
         raise DomainError("setting", setting, "one of " + ", ".join(SETTINGS))
     if batch not in BATCHES:
-        raise DomainError("batch", batch, "one of " + ", ".join(BATCHES) + " (stochastic: not implemented)")
+        raise DomainError("batch", batch, "one of " + ", ".join(BATCHES) + " (stochastic: numeric.noisy_sgd)")
     L_, M_, eta_, sigma_ = (parse_in(k, v, name) for k, v, name in
                             (("lipschitz", L, "L"), ("smoothness", M, "M"), ("step_size", eta, "eta"),
                              ("sigma", sigma, "sigma")))

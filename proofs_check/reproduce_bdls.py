@@ -39,7 +39,8 @@ def conventions(epochs: int) -> dict[str, Fraction]:
 
 
 def mu_clt(sigma: str, steps: Fraction):
-    """p sqrt(T (e^{1/sigma^2} - 1)) at 30 digits, p = B / N: ``numeric.dpsgd.mu_clt`` (one source of truth)."""
+    """p sqrt(T (e^{1/sigma^2} - 1)) at 30 digits: ``numeric.dpsgd.mu_clt`` (one source of truth) with p = B/N and
+    sigma taken exactly from its decimal string."""
     from numeric import dpsgd
     with mpmath.workdps(30):
         return dpsgd.mu_clt(Fraction(B, N), Fraction(sigma), steps)

@@ -288,6 +288,8 @@ def argvs(draw):
         argv += ["--setting", draw(st.sampled_from(["strongly-convex", "convex", "bogus"])),
                  "--batch", draw(st.sampled_from(["full", "cyclic", "stochastic"]))]
         flags = ["L", "M", "m", "eta", "sigma", "n", "b", draw(st.sampled_from(["epochs", "steps"])), "at-delta"]
+        if draw(st.integers(0, 3)) == 0:     # the projected case (numeric/noisy_sgd.py)
+            argv += ["--diameter", draw(st.sampled_from(["1", "0", "1e300"]))]
     if command == "shuffle":
         pools = {**VALID, "eps0": ["0.5", "1", "2", "50"], "n": ["1", "2", "10", "1000"], "rounds": ["1", "2"]}
         argv += ["--reduction", draw(st.sampled_from(["standard-clone", "stronger-clone", "bogus"]))]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from .common import Once, number, output_parent, run_one, subparser
 
 SETTINGS = ("strongly-convex", "convex")     # numeric.noisy_gd.SETTINGS (not imported: --help stays fast)
-BATCHES = ("full", "cyclic")
+BATCHES = ("full", "cyclic", "stochastic")    # stochastic: numeric.noisy_sgd (a CLT approximation)
 
 
 def register(sub):
@@ -19,18 +19,25 @@ def register(sub):
                   "interpolation GDP bound of Bok, Su, Altschuler (ICML 2024, arXiv:2403.00278 v2, Sec. 4); every "
                   "iterate released, GDP composition mu_s sqrt(uses) (uses = T full, E cyclic); the Renyi bound "
                   "eps_alpha = alpha rho of BSA24 Table 1, converted by min(CKS, Bun-Steinke).  Convex: the c = 1 "
-                  "limit of the same forms.  Not implemented: stochastic batches, projected (bounded-domain) bounds.",
+                  "limit of the same forms.  --batch stochastic (NoisySGD, batches of b drawn at rate p = b/n; with "
+                  "--diameter D: iterates projected onto a convex set of diameter D, --setting convex) gives BSA24's "
+                  "own CLT approximation of the last-iterate bound (the authors' Figure 10 scripts), labelled "
+                  "kind = clt-approximation, certified = false: the theorem itself could not be read and is not "
+                  "implemented.",
                   ["dp-derive noisy-gd --setting strongly-convex --batch cyclic --L 5 --M 32.5 --m 0.002 --eta 0.05 "
                    "--sigma 0.01 --n 60000 --b 1500 --epochs 50 --at-delta 1e-5",
                    "dp-derive noisy-gd --setting strongly-convex --batch full --L 1 --M 1 --m 0.1 --eta 0.1 "
                    "--sigma 2 --n 1000 --b 1000 --steps 1000 --at-delta 1e-5 --json",
                    "dp-derive noisy-gd --setting convex --batch cyclic --L 1 --M 1 --eta 1 --sigma 0.5 --n 100 "
-                   "--b 10 --epochs 20"],
+                   "--b 10 --epochs 20",
+                   "dp-derive noisy-gd --setting convex --batch stochastic --L 1 --M 1 --eta 0.1 --sigma 3 --n 1000 "
+                   "--b 10 --steps 20000 --diameter 1 --at-delta 1e-5"],
                   parents=[output_parent(formats=("text", "json"))])
     p.add_argument("--setting", choices=SETTINGS, required=True, action=Once,
                    help="strongly-convex (m > 0) or convex (m = 0)")
     p.add_argument("--batch", choices=BATCHES, required=True, action=Once,
-                   help="full (b = n, one batch) or cyclic (l = n/b disjoint batches visited in order)")
+                   help="full (b = n, one batch), cyclic (l = n/b disjoint batches visited in order) or stochastic "
+                        "(NoisySGD, rate b/n: BSA24's CLT approximation, not a certified bound)")
     p.add_argument("--L", type=number("lipschitz", "L"), required=True, action=Once, help="Lipschitz constant L")
     p.add_argument("--M", type=number("smoothness", "M"), required=True, action=Once, help="smoothness M")
     p.add_argument("--m", type=number("strong_convexity", "m"), default=None, action=Once,
@@ -47,6 +54,10 @@ def register(sub):
                    help="epochs E (full batch: one step each)")
     t.add_argument("--steps", type=number("count", "steps"), action=Once,
                    help="steps T (cyclic: a multiple of l = n/b)")
+    p.add_argument("--diameter", type=number("diameter", "diameter"), default=None, action=Once,
+                   help="--batch stochastic, --setting convex: iterates projected onto a convex set of diameter D")
+    p.add_argument("--split", type=number("young_split", "split"), default=None, action=Once,
+                   help="with --diameter: the split lam of the two terms (default 9, BSA24 Figure 10's script)")
     p.add_argument("--at-delta", type=number("delta_positive", "at_delta"), default=None, action=Once,
                    help="also eps at this delta for each route")
     p.set_defaults(func=cmd_noisy_gd)
@@ -75,6 +86,13 @@ def cmd_noisy_gd(args):
         with mpmath.workdps(digits + 10):
             return fmt(mpmath.mpf(q.p) / q.q)
 
+    if args.batch == "stochastic":
+        return run_one(args, lambda: _stochastic(args, m, digits, fmt, exact))
+    for flag in ("diameter", "split"):
+        if getattr(args, flag) is not None:
+            raise DomainError(flag, getattr(args, flag), "given only with --batch stochastic (the projected case "
+                              "exists here only as BSA24's NoisySGD CLT approximation)")
+
     def compute():
         r = N.account(args.setting, args.batch, L=args.L, M=args.M, m=m, eta=args.eta, sigma=args.sigma,
                       n=args.n, b=args.b, epochs=args.epochs, steps=args.steps, at_delta=args.at_delta, digits=digits)
@@ -95,3 +113,29 @@ def cmd_noisy_gd(args):
         payload["digits"] = digits
         return payload, lines
     return run_one(args, compute)
+
+
+def _stochastic(args, m, digits, fmt, exact):
+    """--batch stochastic: numeric.noisy_sgd (BSA24's CLT approximation, labelled, never certified)."""
+    from numeric import noisy_sgd as S
+    r = S.account(args.setting, L=args.L, M=args.M, m=m, eta=args.eta, sigma=args.sigma, n=args.n, b=args.b,
+                  epochs=args.epochs, steps=args.steps, diameter=args.diameter, split=args.split,
+                  at_delta=args.at_delta, digits=digits)
+    payload = {"setting": args.setting, "batch": "stochastic", "L": args.L, "M": args.M, "m": m, "eta": args.eta,
+               "sigma": args.sigma, "n": args.n, "b": args.b, "p": exact(r.p), "steps": r.steps, "c": exact(r.c),
+               "mu_step": exact(r.mu_step), "diameter": args.diameter,
+               "split": None if r.split is None else exact(r.split), "tau": r.tau, "mu_last": fmt(r.mu_last),
+               "mu_composition": fmt(r.mu_composition), "kind": r.kind, "certified": r.certified, "note": r.note}
+    where = "" if r.diameter is None else f", projected (D = {args.diameter}, lam = {payload['split']})"
+    lines = [f"noisy SGD ({args.setting}{where}): p = b/n = {payload['p']}, T = {r.steps}, c = {payload['c']}, "
+             f"mu_step = {payload['mu_step']}",
+             f"last iterate, CLT approximation (not certified): mu ~ {payload['mu_last']} at tau = {r.tau}",
+             f"all iterates, CLT approximation (not certified): mu ~ {payload['mu_composition']}",
+             "note: " + r.note]
+    if args.at_delta is not None:
+        payload.update({"delta": args.at_delta, "eps_last": fmt(r.eps_last),
+                        "eps_composition": fmt(r.eps_composition)})
+        lines.insert(3, f"eps at delta = {args.at_delta} of these approximations: last iterate {payload['eps_last']}, "
+                        f"all iterates {payload['eps_composition']}")
+    payload["digits"] = digits
+    return payload, lines
