@@ -127,3 +127,15 @@ def test_model_locates_eps_to_the_certified_bracket():
     m = SF.FloatModel("standard-clone", 1.0, 10 ** 4, SC._log_inv_tail(1e-6))
     root = m.root(1e-6)
     assert float(r.lower) * (1 - 1e-10) <= root <= float(r.upper) * (1 + 1e-10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [10 ** 6, 10 ** 7])
+def test_fast_route_at_large_n_agrees_with_the_general_search(n):
+    delta = F(1, 10 ** 6)
+    for eps0 in (F(1, 2), F(2)):
+        fast = SF.eps_bracket("standard-clone", eps0, n, delta)
+        slow = SC.eps_bracket("standard-clone", eps0, n, delta)
+        assert fast.certified and fast.evaluations == 2
+        assert fast.upper - fast.lower <= F(1, 10 ** 9) * fast.upper
+        assert fast.lower < slow.upper and slow.lower < fast.upper
