@@ -20,7 +20,8 @@ the float answer near the pair's exact eps (run for n <= 1e5: over 8 min a cell 
 The "half" order is run for n <= 1e5 only (from n/2 it walks ~0.1 n values of c before the mass of C:
 minutes a cell at 1e7).
 
-Ours: ``numeric.shuffle_clones.eps_bracket`` (certified, relative width <= 1e-9).  Both run in this one
+Ours: ``numeric.shuffle_fast.eps_bracket`` (certified, relative width <= 1e-9: a vectorised float model
+picks two points, one Arb walk certifies both; numeric.shuffle_clones' general search if that fails).  Both run in this one
 process, one after the other for every cell, timed in CPU seconds (``time.process_time``; the machine is
 shared) after one untimed warm-up call of each.
 """
@@ -100,7 +101,7 @@ def _cpu(fn):
 
 
 def run(ns, eps0s, delta: str, out: Path | None):
-    from numeric.shuffle_clones import eps_bracket
+    from numeric.shuffle_fast import eps_bracket
     rows = json.loads(out.read_text()) if out and out.exists() else []
     done = {(r["n"], r["eps0"]) for r in rows}
     eps_bracket("standard-clone", Fraction(1), 1000, Fraction(delta))          # warm-ups, untimed

@@ -194,7 +194,7 @@ def _clone_delta():
 def _routes_ordered():
     from fractions import Fraction
 
-    from numeric import shuffle_clones as S
+    from numeric import shuffle_fast as S
     from numeric import shuffle_rr as R
     for eps0 in ("0.5", "1", "2"):
         exact = R.binary_rr(10 ** 4, eps0, "1e-6", ones=(0, 1, 2, 3))

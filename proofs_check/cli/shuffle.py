@@ -83,7 +83,7 @@ def cmd_shuffle(args):
         if rounds > 1:
             r = _rounds(args, eps0, n, rounds)
         elif args.at_delta is not None:
-            from numeric.shuffle_clones import eps_bracket
+            from numeric.shuffle_fast import eps_bracket
             r = eps_bracket(args.reduction, eps0, n, Fraction(args.at_delta))
         else:
             from numeric.shuffle_clones import delta_bracket
