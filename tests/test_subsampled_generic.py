@@ -121,9 +121,9 @@ def test_the_hull_reference_is_c_p(q, eps):
 
 
 def _default_grid_only(monkeypatch):
-    """No delta(eps) refinement (``pld_grid.delta_grid`` returns None with a zero knot budget): the bracket of
-    the default grid alone, which the 5 % check needs; the refinement is ~95 % of a query's time (k = 10:
-    ~2.7 s against 0.08 s) and is run on these pairs by the refined (slow) cases below."""
+    """No delta(eps) refinement (conftest ``no_delta_refinement``): the default grid's bracket, which the 5 %
+    check needs; the refinement is ~95 % of a query's time (k = 10: ~2.7 s against 0.08 s) and runs on these
+    pairs in the refined (slow) cases below."""
     from numeric import pld_grid
     monkeypatch.setattr(pld_grid, "DELTA_KNOT_BUDGET", 0)
 
