@@ -134,10 +134,27 @@ _K_REFINED = [(1, True), (10, False), pytest.param(10, True, marks=pytest.mark.s
               pytest.param(100, True, marks=pytest.mark.slow)]
 
 
-@pytest.mark.parametrize("name", ["randomized-response", "geometric"])
-@pytest.mark.parametrize("q", ["0.01", "0.3"])
-@pytest.mark.parametrize("k,refined", _K_REFINED)
-@pytest.mark.parametrize("sampling", ["poisson", "uniform"])
+def _pure_cases():
+    """(sampling, k, refined, q, name).  Refined k = 1 runs by default for q = 0.3, randomized response
+    (Poisson) and geometric (uniform) only, ~2.5 s each; the other six refined k = 1 cases are slow, and by
+    default each of them runs on the default grid (0.1 s)."""
+    keep = {("poisson", "randomized-response"), ("uniform", "geometric")}
+    out = []
+    for sampling in ("poisson", "uniform"):
+        for k, refined, marks in ((1, False, ()), (1, True, None), (10, False, ()), (10, True, "slow"),
+                                  (100, True, "slow")):
+            for q in ("0.01", "0.3"):
+                for name in ("randomized-response", "geometric"):
+                    slow = marks == "slow" or (marks is None and not (q == "0.3" and (sampling, name) in keep))
+                    if k == 1 and not refined and not slow and q == "0.3" and (sampling, name) in keep:
+                        continue        # its refined case runs by default: no default-grid duplicate
+                    out.append(pytest.param(sampling, k, refined, q, name,
+                                            marks=[pytest.mark.slow] if slow else [],
+                                            id=f"{sampling}-{k}-{'refined' if refined else 'grid'}-{q}-{name}"))
+    return out
+
+
+@pytest.mark.parametrize("sampling,k,refined,q,name", _pure_cases())
 def test_pure_eps_against_the_finite_sums(name, q, k, refined, sampling, monkeypatch):
     if not refined:
         _default_grid_only(monkeypatch)
