@@ -53,9 +53,17 @@ def eps_of_mu(mu):
 
 
 def _run(sigma: str, steps: int):
+    """The certified bracket of the training run, once per process (proofs_check/engine_cache.py)."""
     from numeric import dpsgd
-    r = dpsgd.account(str(N), str(B), sigma, steps=str(steps), at_delta=DELTA)
+
+    from .engine_cache import call
+    r = call(_account, str(N), str(B), sigma, str(steps), DELTA, deps=(dpsgd.account,))
     return f"[{mpmath.nstr(r.eps_lower, 8)}, {mpmath.nstr(r.eps_upper, 8)}]" + ("" if r.certified else " (not certified)")
+
+
+def _account(n: str, b: str, sigma: str, steps: str, at_delta: str):
+    from numeric import dpsgd
+    return dpsgd.account(n, b, sigma, steps=steps, at_delta=at_delta)
 
 
 def entries() -> list[dict]:

@@ -46,14 +46,23 @@ def _levels(ms, certified) -> list[dict]:
     return out
 
 
+def _certified(level: str):
+    """``numeric.census.certified_eps(level)``, once per process (proofs_check/engine_cache.py; the key holds
+    the functions it reads, so a monkeypatched one is recomputed)."""
+    from numeric import census as C
+
+    from .engine_cache import call
+    return call(C.certified_eps, level, deps=(C.compose, C.queries, C._data))
+
+
 def entries() -> list[dict]:
     from numeric import census as C
 
     from .rounding import verdict
     main = C.margins("bun-steinke")
     other = {"cks": C.margins("cks"), "dhcp_20220310": C.margins("bun-steinke", "dhcp_20220310")}
-    certified = {g: C.certified_eps(g) for g in C.levels()}
-    total = C.certified_eps(C.ALL)
+    certified = {g: _certified(g) for g in C.levels()}
+    total = _certified(C.ALL)
     conv = C.conversions(C.ALL)
     out = []
     for ident, printed, attr, what in _RANGES:
@@ -95,10 +104,9 @@ def _script_entries() -> list[dict]:
     with mpmath.workdps(40):
         text = mpmath.nstr(mpmath.mpf(rho.numerator) / rho.denominator, 35)
     bs = NC.zcdp_to_dp(text, 1, C.DELTA, "bun-steinke").eps
-    comp = C.compose(qs)
-    r = comp.eps(C.DELTA)
     at = mpmath.mpf(a["script_eps_base"]) * mpmath.mpf(a["script_factor"])
-    d = comp.delta(mpmath.nstr(at, 12))
+    from .engine_cache import call
+    r, d = call(_script_engine, mpmath.nstr(at, 12), deps=(C.compose, C.script_queries, C._data))
     factor = r.eps_upper / bs
     holds = d.delta_upper <= mpmath.mpf("1e-10")
     base = {"id": "SSW24-script:eps-base", "printed": a["script_eps_base"], "computed": mpmath.nstr(bs, 10),
@@ -120,3 +128,11 @@ def _script_entries() -> list[dict]:
         # factor is not stated, so a smaller tight factor is no verdict on it
         fac["status"] = "unverifiable"
     return [base, fac]
+
+
+def _script_engine(at: str):
+    """(eps bracket at delta = 1e-10, delta bracket at eps = ``at``) of the script's queries composed on the
+    engine; cached per process by ``_script_entries`` (proofs_check/engine_cache.py)."""
+    from numeric import census as C
+    comp = C.compose(C.script_queries())
+    return comp.eps(C.DELTA), comp.delta(at)

@@ -155,3 +155,15 @@ def _one_cli_parser():
     patch.setattr(cli, "build_parser", lru_cache(maxsize=1)(cli.build_parser))
     yield
     patch.undo()
+
+
+# ------------------------------------------------------------------ test-suite timing
+@pytest.fixture
+def no_delta_refinement(monkeypatch):
+    """delta(eps) queries answered on the default grid only: ``pld_grid.delta_grid`` returns None with a zero
+    knot budget, so the bracket is the default grid's (certified all the same, only wider).  The refinement
+    was most of the time of some default-run tests (a one-step DP-SGD delta(0.01): 8.9 s refined, 0.26 s not,
+    the same bracket); each such test keeps a refined twin marked slow.  A renamed constant fails here
+    (monkeypatch raises), never silently."""
+    from numeric import pld_grid
+    monkeypatch.setattr(pld_grid, "DELTA_KNOT_BUDGET", 0)

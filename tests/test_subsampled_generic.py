@@ -120,11 +120,44 @@ def test_the_hull_reference_is_c_p(q, eps):
             assert abs(mine - ref) <= mpmath.mpf(10) ** -25 * (1 + ref), (at, mine, ref)
 
 
-@pytest.mark.parametrize("name", ["randomized-response", "geometric"])
-@pytest.mark.parametrize("q", ["0.01", "0.3"])
-@pytest.mark.parametrize("k", [1, 10, pytest.param(100, marks=pytest.mark.slow)])   # k = 100: ~1.3 s each
-@pytest.mark.parametrize("sampling", ["poisson", "uniform"])
-def test_pure_eps_against_the_finite_sums(name, q, k, sampling):
+def _default_grid_only(monkeypatch):
+    """No delta(eps) refinement (conftest ``no_delta_refinement``): the default grid's bracket, which the 5 %
+    check needs; the refinement is ~95 % of a query's time (k = 10: ~2.7 s against 0.08 s) and runs on these
+    pairs in the refined (slow) cases below."""
+    from numeric import pld_grid
+    monkeypatch.setattr(pld_grid, "DELTA_KNOT_BUDGET", 0)
+
+
+#: (k, refined): k = 1 with the refinement and k = 10 on the default grid run by default; k = 10 refined
+#: (~8 s each) and k = 100 refined (~80 s each) are the slow sweep of the same pairs (CI runs -m slow)
+_K_REFINED = [(1, True), (10, False), pytest.param(10, True, marks=pytest.mark.slow),
+              pytest.param(100, True, marks=pytest.mark.slow)]
+
+
+def _pure_cases():
+    """(sampling, k, refined, q, name).  Refined k = 1 runs by default for q = 0.3, randomized response
+    (Poisson) and geometric (uniform) only, ~2.5 s each; the other six refined k = 1 cases are slow, and by
+    default each of them runs on the default grid (0.1 s)."""
+    keep = {("poisson", "randomized-response"), ("uniform", "geometric")}
+    out = []
+    for sampling in ("poisson", "uniform"):
+        for k, refined, marks in ((1, False, ()), (1, True, None), (10, False, ()), (10, True, "slow"),
+                                  (100, True, "slow")):
+            for q in ("0.01", "0.3"):
+                for name in ("randomized-response", "geometric"):
+                    slow = marks == "slow" or (marks is None and not (q == "0.3" and (sampling, name) in keep))
+                    if k == 1 and not refined and not slow and q == "0.3" and (sampling, name) in keep:
+                        continue        # its refined case runs by default: no default-grid duplicate
+                    out.append(pytest.param(sampling, k, refined, q, name,
+                                            marks=[pytest.mark.slow] if slow else [],
+                                            id=f"{sampling}-{k}-{'refined' if refined else 'grid'}-{q}-{name}"))
+    return out
+
+
+@pytest.mark.parametrize("sampling,k,refined,q,name", _pure_cases())
+def test_pure_eps_against_the_finite_sums(name, q, k, refined, sampling, monkeypatch):
+    if not refined:
+        _default_grid_only(monkeypatch)
     eps = "1"
     rec = lookup(name).build({"eps": eps})
     comp = pld.compose([(PS.subsampled_step(rec, q, sampling), k)])
@@ -135,10 +168,12 @@ def test_pure_eps_against_the_finite_sums(name, q, k, sampling):
         assert r.certified and _contains(r, ex), (at, r, ex)
 
 
-@pytest.mark.parametrize("k", [1, 10])
-def test_approx_dp_delta_positive_against_the_finite_sums(k):
+@pytest.mark.parametrize("k,refined", _K_REFINED[:3])
+def test_approx_dp_delta_positive_against_the_finite_sums(k, refined, monkeypatch):
     """delta > 0: the remove pair has the atoms +inf (q delta) and log(1 - q) ((1 - q) delta), the add pair
     -log(1 - q) (delta): the four-point sums (and eps(delta) read back through the exact delta)."""
+    if not refined:
+        _default_grid_only(monkeypatch)
     q, eps, dl = "0.3", "1", "1e-3"
     rec = lookup("approx-dp").build({"eps": eps, "delta": dl})
     comp = pld.compose([(PS.subsampled_step(rec, q, "poisson"), k)])
