@@ -459,7 +459,7 @@ class Composition:
             self._cache[key] = [cu, grid_bounds(cu, "upper")[0], None, None]
         got = self._cache[key]
         if lower and got[2] is None:
-            cl = compose_fft(los, self.h, lamq, eps_hint, window=(got[0].W0, len(got[0].y)))
+            cl = compose_fft(los, self.h, lamq, eps_hint, window=(got[0].W0, len(got[0].y)), log_delta=log_delta)
             got[2], got[3] = cl, grid_bounds(cl, "lower")[1]
         return got[0], got[2], got[1], got[3], notes
 
