@@ -130,7 +130,9 @@ lower value:
   costs at most 4x); otherwise the mass of y above and below the window is bounded by
   Chernoff, P(S >= t) <= e^{-theta t} prod M_j(theta)^{k_j}; it is subtracted
   from the lower value (it may sit anywhere in the window) and the part above
-  the window is added to the upper value;
+  the window is added to the upper value.  Where the window stops (Chernoff mass beyond it below
+  e^-40, or for an eps(delta) query below e^-15 of the tilted value read at eps,
+  ``pld_fft.compose_fft``'s ``log_delta``) moves only width and time, never the certificate;
 * the delta sums: T_i = sum_{j>i} y_j e^{-lam(l_j - l_i)} (1 - e^{-(l_j - l_i)}) is
   summed by a recursion with non-negative coefficients (``pld_fft.first_order``), relative
   rounding error <= (2K + 4n + 10) u with K from ``first_order_roundings``, coefficients from Arb.
@@ -442,27 +444,29 @@ class Composition:
             lam = self._solve_lam(K, target, mode)
         return lam, K(lam)[1], bucket
 
-    def _composed(self, d, lam, eps_hint=None, bucket=None, lower=True):
+    def _composed(self, d, lam, eps_hint=None, bucket=None, lower=True, log_delta=None):
         """(upper composition, lower composition, their log-delta grids, notes) of direction d; the
-        lower one (on the upper's window) only when asked for (else None, None)."""
+        lower one (on the upper's window) only when asked for (else None, None).  ``log_delta``: an
+        eps(delta) query's, for the window (``pld_fft.compose_fft``)."""
         lamq = float(f"{lam:.4g}") if lam > 0 else 0.0
         if bucket is None:
             bucket = self._bucket(lamq)
-        key = (d, lamq, bucket, None if eps_hint is None else round(eps_hint, 2))
+        key = (d, lamq, bucket, None if eps_hint is None else round(eps_hint, 2),
+               None if log_delta is None else round(log_delta, 3))
         ups, los, notes = self._measures(d, bucket, lower)
         if key not in self._cache:
-            cu = compose_fft(ups, self.h, lamq, eps_hint)
+            cu = compose_fft(ups, self.h, lamq, eps_hint, log_delta=log_delta)
             self._cache[key] = [cu, grid_bounds(cu, "upper")[0], None, None]
         got = self._cache[key]
         if lower and got[2] is None:
-            cl = compose_fft(los, self.h, lamq, eps_hint, window=(got[0].W0, len(got[0].y)))
+            cl = compose_fft(los, self.h, lamq, eps_hint, window=(got[0].W0, len(got[0].y)), log_delta=log_delta)
             got[2], got[3] = cl, grid_bounds(cl, "lower")[1]
         return got[0], got[2], got[1], got[3], notes
 
-    def _dir_bounds(self, d, lam, idx, eps_hint=None, bucket=None, lower=True):
+    def _dir_bounds(self, d, lam, idx, eps_hint=None, bucket=None, lower=True, log_delta=None):
         """log upper / lower bounds of delta (incl. the +inf term) of direction d at grid indices idx
         (the lower ones -inf when not asked for)."""
-        cu, cl, gu, gl, notes = self._composed(d, lam, eps_hint, bucket, lower)
+        cu, cl, gu, gl, notes = self._composed(d, lam, eps_hint, bucket, lower, log_delta)
         up = np.empty(len(idx))
         lo = np.full(len(idx), -np.inf)
         for arr_out, comp, g, is_up in ((up, cu, gu, True), (lo, cl, gl, False)):
@@ -591,9 +595,9 @@ class Composition:
         for d in self.directions:
             lam, eg, bucket = self._tilt_for(d, logd, "delta")
             for _ in range(3):
-                cu, _, gu, _, nt = self._composed(d, lam, eg, bucket, lower=False)
+                cu, _, gu, _, nt = self._composed(d, lam, eg, bucket, lower=False, log_delta=logd)
                 idx = cu.W0 + np.arange(len(gu))
-                up, _, nt = self._dir_bounds(d, lam, idx, eg, bucket, lower=False)
+                up, _, nt = self._dir_bounds(d, lam, idx, eg, bucket, lower=False, log_delta=logd)
                 a = self._solve(up, idx, logd, upper=True)
                 center_ok = a is not None and abs(float(a) - cu.center) < 6 * cu.sigma
                 if center_ok or lam == 0.0:
@@ -614,7 +618,7 @@ class Composition:
         for a, d, lam, eg, bucket, idx in sorted(found, key=lambda t: t[0], reverse=True):
             if a <= max(e_lo):
                 continue
-            _, lo, _ = self._dir_bounds(d, lam, idx, eg, bucket)
+            _, lo, _ = self._dir_bounds(d, lam, idx, eg, bucket, log_delta=logd)
             e_lo.append(self._solve(lo, idx, logd, upper=False))
         eu = max(e_up)
         el = max(e_lo)

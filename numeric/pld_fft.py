@@ -152,12 +152,15 @@ def _tilted_parts(items, lam: float, hf: float):
     return parts, C, mean, sig
 
 
-def _window(items, parts, hf: float, mean: float, sig: float, eps_hint, window, cher=None):
+def _window(items, parts, hf: float, mean: float, sig: float, eps_hint, window, cher=None, floor=-40.0,
+            shrink=False):
     """The FFT window: (W0, N, sup_lo, sup_hi) with W0 the grid index of its first point, N = 2^p
     its length and [sup_lo, sup_hi] the composition's integer support (grid indices)."""
     # +-8 sigma of the tilted composition, then each side is widened in steps of 1 sigma while the
-    # Chernoff bound on the mass beyond it exceeds e^-40 (that mass is bounded and accounted for
-    # below; e^-40 keeps it ~1e-15 of the tilted values read at the query, which sit near the centre).
+    # Chernoff bound on the mass beyond it exceeds e^floor (that mass is bounded and accounted for
+    # below, whatever floor is: floor moves only width and time; the default e^-40 keeps it ~1e-15 of
+    # the tilted values read at the query when they sit near the centre; ``compose_fft`` raises it
+    # when it knows the query's delta).
     # A subsampled step's tilted loss has a heavy right tail: DP-SGD's needs +16 sigma on the right
     # and -9 sigma on the left.
     lo = mean - 8 * sig
@@ -165,6 +168,12 @@ def _window(items, parts, hf: float, mean: float, sig: float, eps_hint, window, 
     if eps_hint is not None:
         lo = min(lo, eps_hint - 8 * sig)
         hi = max(hi, eps_hint + 8 * sig)
+    if shrink and window is not None and window[1] > 64 * max((hi - lo) / hf, 1 << 10):
+        # the given window is far wider than this measure's own (a lower measure whose tilt is narrow
+        # under a bimodal upper one): its own window on the same grid; the eps reader maps grid
+        # indices (below a window the lower value is its first one, delta being non-increasing;
+        # above it -inf), so only width can move
+        window = None
     if window is not None:
         lo, hi = min(lo, window[0] * hf), max(hi, (window[0] + window[1] - 1) * hf)
     # the composed support is the integer range sum k_j [first knot_j, last knot_j]: when it is not
@@ -180,10 +189,10 @@ def _window(items, parts, hf: float, mean: float, sig: float, eps_hint, window, 
         cher = Chernoff(parts) if cher is None else cher
         for _ in range(64):
             if grow_hi:
-                grow_hi = hi < sup_hi * hf and cher.log_mass_beyond(hi, True) > -40
+                grow_hi = hi < sup_hi * hf and cher.log_mass_beyond(hi, True) > floor
                 hi += sig if grow_hi else 0.0
             if grow_lo:
-                grow_lo = lo > sup_lo * hf and cher.log_mass_beyond(lo, False) > -40
+                grow_lo = lo > sup_lo * hf and cher.log_mass_beyond(lo, False) > floor
                 lo -= sig if grow_lo else 0.0
             if not (grow_hi or grow_lo) or (hi - lo) / hf > MAX_WINDOW:
                 break
@@ -276,15 +285,28 @@ def _inf_and_total(items, kind: str):
     return log_inf, log_total
 
 
-def compose_fft(items, h: Fraction, lam: float, eps_hint=None, window=None) -> Composed:
+def compose_fft(items, h: Fraction, lam: float, eps_hint=None, window=None, log_delta=None) -> Composed:
     """items: list of (StepMeasure, count), all of one kind.  ``window = (W0, N)`` reuses another
     composition's window (the lower measure's, so that both ends are read on the same grid points);
-    it is taken when it holds this composition's own +-12 sigma range, else widened as usual."""
+    it is taken when it holds this composition's own +-12 sigma range, else widened as usual.
+
+    ``log_delta`` (an eps(delta) query's log delta, with ``eps_hint``) lets the window stop growing
+    where the Chernoff mass beyond it is below e^-25 of the tilted value the query reads, about
+    delta e^{lam eps - C} (eps taken as min(eps_hint, centre), which only lowers the floor).  That mass
+    is accounted for in the bounds (``log_above``, ``log_alias``) whatever the window, so this moves
+    only width and time.  With ``log_delta`` a given ``window`` 64x wider than this measure's own need is
+    not taken (``_window``).  DP-SGD q = 0.001, sigma = 2, T = 100 had a bimodal tilted step (sigma of the
+    tilted composition 1.8 against eps = 0.015) whose window grew from 2^20 to 2^23 points for mass
+    that is e^-40 in tilted units but far below delta e^-25 where eps is read."""
     hf = float(h)
     kind = items[0][0].kind
     parts, C, mean, sig = _tilted_parts(items, lam, hf)
     cher = Chernoff(parts)
-    W0, N, sup_lo, sup_hi = _window(items, parts, hf, mean, sig, eps_hint, window, cher)
+    floor = -40.0
+    if log_delta is not None and eps_hint is not None and math.isfinite(log_delta):
+        floor = max(floor, log_delta + lam * min(eps_hint, mean) - float(C) - 15.0)
+    W0, N, sup_lo, sup_hi = _window(items, parts, hf, mean, sig, eps_hint, window, cher, floor,
+                                    shrink=log_delta is not None)
     y, E_out = _convolve(items, parts, N, W0)
     top = (W0 + N) * hf
     bot = (W0 - 1) * hf
