@@ -211,26 +211,39 @@ def _window(items, parts, hf: float, mean: float, sig: float, eps_hint, window, 
     return W0, N, sup_lo, sup_hi
 
 
+def fft_eta(n: int) -> float:
+    """The FFT error bound constant: ||fl(FFT x) - FFT x||_2 <= fft_eta(n) ||FFT x||_2 for a length-n
+    transform (Higham's bound with assumption A2)."""
+    L2 = math.log2(n)
+    gamma4 = 4 * U / (1 - 4 * U)
+    eta = TW + gamma4 * (math.sqrt(2) + TW)
+    return FFT_SAFETY * L2 * eta / (1 - L2 * eta)
+
+
 def _convolve(items, parts, N: int, W0: int):
     """The circular composition of the tilted parts on N points by FFT, pointwise powers and an
     inverse FFT: (y, E_out), y rotated so that y[i] is grid index W0 + i and E_out a bound on
     ||y_computed - y_circular||_2 (Higham's FFT bound with assumption A2, the powering error)."""
-    # FFT error bound constants
-    L2 = math.log2(N)
-    gamma4 = 4 * U / (1 - 4 * U)
-    eta = TW + gamma4 * (math.sqrt(2) + TW)
-    etaF = FFT_SAFETY * L2 * eta / (1 - L2 * eta)
+    etaF = fft_eta(N)
     sqN = math.sqrt(N)
     Y = None
     err = 0.0           # ||Y' - Y||_2 bound accumulated
     Rprod = 1.0         # bound on |Y|, |Y'| pointwise
-    for (meas, k), (l, x, _) in zip(items, parts):
+    # distinct count-1 steps: one part from numeric.pld_tree's product tree, its own 2-norm error d
+    # (x is then inexact: the spectrum error gains sqN d, |X| <= ||x||_1 + sqrt(len) d; docstring there)
+    from .pld_tree import fold, split
+    rest, tree = split(items, parts, N, fft_eta)
+    work = [((items[j][0].knots % N).astype(np.int64), parts[j][1], items[j][1], 0.0) for j in rest]
+    if tree is not None:
+        idx_t, x_t, d_t = fold(tree, N)
+        work.append((idx_t, x_t, 1, d_t))
+    for idx, x, k, d in work:
         arr = np.zeros(N)
-        np.add.at(arr, (meas.knots % N).astype(np.int64), x)
+        np.add.at(arr, idx, x)
         X = np.fft.rfft(arr)          # the half spectrum 0..N/2; the rest is its mirror image
-        x2 = float(np.sqrt(np.sum(x * x))) * (1 + 1e-12)
-        s1 = float(x.sum()) * (1 + len(x) * U * 2)
-        e = etaF * sqN * x2
+        x2 = float(np.sqrt(np.sum(x * x))) * (1 + 1e-12) + d
+        s1 = float(np.abs(x).sum()) * (1 + len(x) * U * 2) + math.sqrt(len(x)) * d
+        e = etaF * sqN * x2 + sqN * d
         rho = s1 + e
         gpow = math.expm1((k + 2 * math.log2(k + 1) + 2) * math.sqrt(5) * U * 1.01)
         rk1 = rho ** (k - 1)

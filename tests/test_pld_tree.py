@@ -1,0 +1,118 @@
+"""numeric.pld_tree: the product tree of distinct count-1 steps inside the engine's FFT composition.
+
+References are independent of the code under test: exact linear convolutions of the float inputs in
+Fractions (every float is a dyadic rational, so the exact convolution and its distance to the computed one
+are exact up to the final square root, taken in mpmath at 50 digits), and the brute-force enumeration of a
+composed randomized-response law (tests/test_lattice_law.py ``brute_delta``: every atom with its exact
+weight) for the end-to-end bracket.  Each check has a mutation test that breaks the code and sees it fail.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+
+from numeric import pld_tree as PT
+from numeric.pld_fft import fft_eta
+
+
+def _exact_conv(a, b):
+    fa, fb = [Fraction(float(v)) for v in a], [Fraction(float(v)) for v in b]
+    out = [Fraction(0)] * (len(fa) + len(fb) - 1)
+    for i, x in enumerate(fa):
+        for j, y in enumerate(fb):
+            out[i + j] += x * y
+    return out
+
+
+def _dist(computed, exact) -> mpmath.mpf:
+    s = sum((Fraction(float(c)) - e) ** 2 for c, e in zip(computed, exact))
+    with mpmath.workdps(50):
+        return mpmath.sqrt(mpmath.mpf(s.numerator) / s.denominator)
+
+
+def _pair_bound_holds(rng, n1, n2) -> bool:
+    a, b = rng.random(n1) * np.exp(-rng.random(n1) * 30), rng.random(n2)
+    c, err = PT._fft_pair(a, b, fft_eta)
+    d = _dist(c, _exact_conv(a, b))
+    return len(c) == n1 + n2 - 1 and 0 < d <= err and err < 1e-12 * float(np.abs(c).sum())
+
+
+def test_fft_pair_bound_contains_the_exact_error():
+    rng = np.random.default_rng(5)
+    assert all(_pair_bound_holds(rng, n1, n2) for n1, n2 in ((3, 5), (40, 17), (130, 129)))
+
+
+def test_fft_pair_mutation_zero_bound_is_caught(monkeypatch):
+    orig = PT._fft_pair
+    monkeypatch.setattr(PT, "_fft_pair", lambda a, b, e: (orig(a, b, e)[0], 0.0))
+    assert not _pair_bound_holds(np.random.default_rng(5), 40, 17)
+
+
+def _join_bound_holds(rng) -> bool:
+    """Subtrees carrying input errors: a~ = a + da-sized noise, b~ likewise; the joined bound must hold
+    against the exact a * b."""
+    a, b = rng.random(30), rng.random(21)
+    pa, pb = rng.standard_normal(30) * 1e-9, rng.standard_normal(21) * 1e-9
+    da, db = float(np.sqrt(np.sum(pa * pa))) * 1.01, float(np.sqrt(np.sum(pb * pb))) * 1.01
+    lo, c, d = PT._join((2, a + pa, da), (-5, b + pb, db), fft_eta)
+    return lo == -3 and _dist(c, _exact_conv(a, b)) <= d
+
+
+def test_join_propagates_input_errors():
+    assert _join_bound_holds(np.random.default_rng(11))
+
+
+def test_join_mutation_dropped_input_error_is_caught(monkeypatch):
+    orig = PT._join
+    monkeypatch.setattr(PT, "_join", lambda l, r, e: orig((l[0], l[1], 0.0), (r[0], r[1], 0.0), e))
+    assert not _join_bound_holds(np.random.default_rng(11))
+
+
+#: ten randomized-response steps of distinct eps 0.1 .. 1.0 (>= MIN_TREE count-1 steps: the tree is used)
+STEPS = [(f"{i / 10:.1f}", 1, "0") for i in range(1, 11)]
+
+
+def _engine_bracket(tmp_path, at):
+    from cli_runner import run
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({"mechanisms": [{"mechanism": "randomized-response", "eps": e, "count": 1}
+                                               for e, _, _ in STEPS]}))
+    out = run(("compose", "fdp", "--spec", str(spec), "--at-eps", at, "--json", "--method", "numeric")).json()
+    assert out["method"] == "numeric" and out["certified"] is True
+    return mpmath.mpf(out["delta_lower"]), mpmath.mpf(out["delta_upper"])
+
+
+def _brute(at):
+    from test_lattice_law import brute_delta
+    with mpmath.workdps(50):
+        return brute_delta(STEPS, at)
+
+
+def test_engine_bracket_with_tree_holds_brute_force(tmp_path, monkeypatch):
+    used = []
+    orig = PT.split
+    monkeypatch.setattr(PT, "split", lambda *a: used.append(1) or orig(*a))
+    ref = _brute("1.3")
+    lo, hi = _engine_bracket(tmp_path, "1.3")
+    assert used and lo <= ref <= hi and hi - lo <= 1e-6 * ref
+
+
+def test_engine_bracket_mutation_shifted_tree_is_caught(tmp_path, monkeypatch):
+    orig = PT._join
+    monkeypatch.setattr(PT, "_join", lambda l, r, e: (lambda o: (o[0] + 1, o[1], o[2]))(orig(l, r, e)))
+    ref = _brute("1.3")
+    lo, hi = _engine_bracket(tmp_path, "1.3")
+    assert not (lo <= ref <= hi)
+
+
+@pytest.mark.parametrize("n", [1, 7])
+def test_few_steps_skip_the_tree(n):
+    class _Meas:
+        knots = np.array([0, 3])
+    rest, tree = PT.split([(_Meas(), 1)] * n, [(None, np.ones(2), 1)] * n, 1 << 10, fft_eta)
+    assert tree is None and rest == list(range(n))
