@@ -141,7 +141,8 @@ def test_sweep_on_a_local_cluster(tmp_path):
 def test_200_rows_on_a_local_cluster_resume_after_a_kill(tmp_path):
     """The issue's target: 200 calibrations on a 2-worker LocalCluster, killed after 20 finished rows and
     resumed: the finished rows are kept as written (not recomputed), the rest are added, 200 in all."""
-    rows = [(2, 1, 1, f"{1 + i / 100:.2f}", "1e-5") for i in range(200)]
+    # 200 distinct calibrations of short runs (4 or 8 steps at q = 1/2 or 1/10; 3-7 s CPU each), targets 2 to 5.98
+    rows = [(1000, (500, 100)[i % 2], (4, 8)[(i // 2) % 2], f"{2 + i / 50:.2f}", "1e-5") for i in range(200)]
     path = write_rows(tmp_path / "rows.csv", rows)
     out = tmp_path / "out.csv"
     _cluster_sweep(tmp_path, path, out, stop_after=20)
