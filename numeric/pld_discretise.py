@@ -154,10 +154,14 @@ def _knot_balls(h: Fraction, knots):
 
 
 def _tails_at(model, h: Fraction, knots, balls):
-    """(S_P, S_Q, Q-atom) at every knot.  A model without atoms that offers ``tails_arb(la, k)`` (the
+    """(S_P, S_Q, Q-atom) at every knot.  A model with ``tails_batch(h, knots, balls)`` answers all knots
+    in one call (numeric/shuffle_blocks.py).  A model without atoms that offers ``tails_arb(la, k)`` (the
     ball of l = h k and the sign of k) is asked with the ball directly; the others get the exact
     Fraction l = h k (they compare it with their atoms exactly)."""
     from flint import arb
+    batch = getattr(model, "tails_batch", None)
+    if batch is not None:
+        return batch(h, knots, balls)
     SP, SQ = [], []
     ks = knots.tolist()
     fast = getattr(model, "tails_arb", None) if not model.atoms else None

@@ -24,10 +24,13 @@ T - 1, T, T + 1 (so the enclosure stays valid).
 Truncation as in numeric/shuffle_clones.py: the slices outside [c_lo, c_hi] carry at most the
 Chernoff bound ``tail`` of mass, so each S lies in [S_window.lower, S_window.upper + tail].
 
-Cost: each S(l) is one walk over the window (~ 2 sqrt(2 L) standard deviations of C), and the engine asks
-for S at each of its knots (hundreds to thousands), so this route is slow: n <= 200 is accepted (``MAX_N``; n = 100 takes ~8 s a query).
-The float ``log_cell_float`` (knot placement only, trusted for nothing) enumerates the pair's atoms with
-numpy on the central part of each slice.
+Two implementations.  ``ShuffleClonePair`` below is the Arb one: each S(l) is one walk over the window
+of C (~ 2 sqrt(2 L) standard deviations), one walk per knot of the engine, so it is slow (n = 100, R = 2:
+~3-8 s a query; n = 1000, R = 10: 81 s).  It is kept as the independent reference of the tests.
+``compose_rounds`` uses numeric/shuffle_blocks.py instead: the same sums for all knots at once in float64
+with proved error bounds, and for large n two coarser clone pairs that sandwich this one (n = 10^7 in a
+few seconds).  The float ``log_cell_float`` of ``ShuffleClonePair`` (knot placement only, trusted for
+nothing) enumerates the pair's atoms with numpy on the central part of each slice.
 """
 
 from __future__ import annotations
@@ -43,10 +46,9 @@ from numeric import shuffle_clones as SC
 from numeric.pld_mechanisms import LossModel, Mechanism
 
 PREC_BITS = 128
-#: the largest n this route accepts: each of the engine's ~2000 knots costs a walk over the window of C
-#: (measured on the shared 2-core box, load 3: n = 100, R = 2: 7-9 s per query; n = 1000, R = 10: 81 s;
-#: n = 1000, R = 2 at delta = 1e-300: over 5 min)
-MAX_N = 200
+#: the largest n ``compose_rounds`` accepts (as one round's routes; the float bounds of
+#: numeric/shuffle_blocks.py need c + 1 < 2^53, far above)
+MAX_N = 10 ** 8
 
 
 def _tails_walk(n, q, qbar, a, abar, theta, theta_f, c_lo, c_hi):
@@ -173,27 +175,47 @@ class RoundsResult:
     certified: bool
     seconds: float
     reason: str = ""
+    blocks: int = 0              # blocks of the clone count (numeric/shuffle_blocks.py)
+    block_width: int = 1         # 1: the block pairs are the clone pair itself
 
 
-def compose_rounds(reduction: str, eps0, n: int, rounds: int, at_delta=None, at_eps=None) -> RoundsResult:
-    """R rounds of the clone pair through numeric.pld: eps(delta) or delta(eps), the engine's bracket."""
+def compose_rounds(reduction: str, eps0, n: int, rounds: int, at_delta=None, at_eps=None,
+                   blocks: int | None = None) -> RoundsResult:
+    """R rounds of the clone pair through numeric.pld: eps(delta) or delta(eps), certified.
+
+    The lower end is the engine's lower end for the optimistic block pair, the upper end the engine's
+    upper end for the pessimistic one (numeric/shuffle_blocks.py: they sandwich the clone pair in the
+    Blackwell order); with blocks of width 1 both are the clone pair and one composition is run.
+    ``blocks`` caps the number of blocks (default numeric.shuffle_blocks.BLOCKS; the checker forces few)."""
     from derive.errors import DomainError
     from numeric.pld import compose
+    from numeric.shuffle_blocks import BLOCKS, CloneBlockPair
     t0 = time.perf_counter()
     if n > MAX_N:
-        raise DomainError("n", n, f"at most {MAX_N} with --rounds > 1 (each knot of the engine costs a walk over "
-                          "the clone count; one round takes n up to 1e8)")
-    model = ShuffleClonePair(reduction, eps0, n)
-    comp = compose([(Mechanism(model.name, [model], True), int(rounds))])
-    if at_delta is not None:
-        if Fraction(at_delta) == 0 or Fraction(at_delta) >= 1:
-            raise DomainError("delta", at_delta, "in (0, 1) with --rounds > 1")
-        r = comp.eps(Fraction(at_delta))
-        lo, hi = r.eps_lower, r.eps_upper
-    else:
-        r = comp.delta(Fraction(at_eps))
-        lo, hi = r.delta_lower, r.delta_upper
-    return RoundsResult(_fraction(lo), _fraction(hi), bool(r.certified), time.perf_counter() - t0, r.reason or "")
+        raise DomainError("n", n, f"at most {MAX_N} with --rounds > 1")
+    if at_delta is not None and (Fraction(at_delta) == 0 or Fraction(at_delta) >= 1):
+        raise DomainError("delta", at_delta, "in (0, 1) with --rounds > 1")
+    ends, certified, reasons = {}, True, []
+    for side in ("upper", "lower"):
+        model = CloneBlockPair(reduction, eps0, n, side, blocks or BLOCKS)
+        comp = compose([(Mechanism(model.name, [model], True), int(rounds))])
+        if at_delta is not None:
+            r = comp.eps(Fraction(at_delta))
+            lo, hi = r.eps_lower, r.eps_upper
+        else:
+            r = comp.delta(Fraction(at_eps))
+            lo, hi = r.delta_lower, r.delta_upper
+        certified = certified and bool(r.certified)
+        if r.reason:
+            reasons.append(r.reason)
+        ends[side] = (lo, hi)
+        nblocks, width = len(model.blk.lo), model.blk.hi[0] - model.blk.lo[0] + 1
+        if model.exact:
+            ends["lower"] = (lo, hi)
+            break
+        del model, comp
+    return RoundsResult(_fraction(ends["lower"][0]), _fraction(ends["upper"][1]), certified,
+                        time.perf_counter() - t0, "; ".join(reasons), nblocks, width)
 
 
 def _fraction(v) -> Fraction:

@@ -15,6 +15,9 @@ against forms written here independently:
   algorithm), up to the convolution's float64 error.
 * FMT-clones:delta: the certified delta(eps) of the standard- and stronger-clone pairs (``numeric.shuffle_clones``)
   contains the pair's hockey-stick divergence summed over every atom at 60 digits.
+* FMT-clones:rounds: the certified delta(eps) of two shuffled rounds (``numeric.shuffle_rounds.compose_rounds``,
+  also with few blocks of clone counts, so that the bracket comes from the two coarser pairs that sandwich the
+  clone pair) contains the 2-fold product's hockey stick summed over all pairs of atoms at 40 digits.
 * SU-shuffle:routes-ordered: exact shuffled binary-RR pair (lower bound) < stronger-clone < standard-clone bound.
 """
 
@@ -186,6 +189,44 @@ def _clone_delta():
     return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=points,
                    detail="numeric.shuffle_clones.delta_bracket (binomial-tail walk in arb) contains the sum over "
                           "every atom at 60 digits; margin: the worst relative width")
+
+
+def _two_round_delta(q_of, eps0: str, n: int, eps: str):
+    """H_{e^eps}(P x P || Q x Q) of the clone pair, summed over all pairs of atoms at 40 digits."""
+    with mpmath.workdps(40):
+        E, t = mpmath.exp(mpmath.mpf(eps0)), mpmath.exp(mpmath.mpf(eps))
+        P, Q = clone_pair_atoms(q_of(E), E / (1 + E), n)
+        atoms = [(P.get(k, 0), Q.get(k, 0)) for k in set(P) | set(Q)]
+        return mpmath.fsum(max(0, p1 * p2 - t * q1 * q2) for p1, q1 in atoms for p2, q2 in atoms)
+
+
+@claim("FMT-clones:rounds", ("004",), SU + ", Sec. 4.3; Feldman, McMillan, Talwar (2021, 2023): the clone pairs "
+       "over rounds", "identity", "the certified delta(eps) of two shuffled rounds (dp-derive shuffle --rounds 2), "
+       "also when coarse blocks of clone counts sandwich the pair, contains the two-fold product's hockey-stick "
+       "divergence summed over all pairs of atoms")
+def _clone_rounds():
+    from fractions import Fraction
+
+    from numeric.shuffle_rounds import compose_rounds
+    worst, points = None, 0
+    for name, q_of in _CLONE_Q.items():
+        for eps0, n, eps, blocks in (("1", 12, "0.3", None), ("1", 16, "0.3", 4), ("2", 14, "0.5", 3)):
+            r = compose_rounds(name, Fraction(eps0), n, 2, at_eps=Fraction(eps), blocks=blocks)
+            ref = _two_round_delta(q_of, eps0, n, eps)
+            with mpmath.workdps(40):
+                lo = mpmath.mpf(r.lower.numerator) / r.lower.denominator
+                hi = mpmath.mpf(r.upper.numerator) / r.upper.denominator
+            points += 1
+            if not (r.certified and lo <= ref <= hi and (blocks is None) == (r.block_width == 1)):
+                return Outcome(FAILED, detail="the double loop's value is outside the certified bracket",
+                               counterexample={"reduction": name, "eps0": eps0, "n": n, "eps": eps, "blocks": blocks,
+                                               "block_width": r.block_width, "lower": mpmath.nstr(lo, 15),
+                                               "upper": mpmath.nstr(hi, 15), "reference": mpmath.nstr(ref, 15)})
+            width = (hi - lo) / ref
+            worst = width if worst is None or width > worst else worst
+    return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=points,
+                   detail="numeric.shuffle_rounds.compose_rounds (engine on the clone pair, or on the two block "
+                          "pairs) contains the sum over all pairs of atoms at 40 digits; margin: the worst relative width")
 
 
 @claim("SU-shuffle:routes-ordered", ("004",), SU + ", Sec. 4.3 (shuffled mechanisms; FMT21, FMT23)",

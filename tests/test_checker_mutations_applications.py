@@ -76,6 +76,31 @@ def test_clone_delta_catches_the_wrong_clone_probability(monkeypatch):
     assert_failed("FMT-clones:delta")
 
 
+def test_clone_rounds_catches_swapped_block_ends(monkeypatch):
+    """The pessimistic block pair taking each block's largest clone count (the optimistic pair's): with the
+    checker's 3-4 blocks the bracket no longer holds the double loop's value."""
+    from numeric import shuffle_blocks as SB
+    assert_passes("FMT-clones:rounds")
+    orig = SB.CloneBlockPair.__init__
+
+    def swapped(self, reduction, eps0, n, side, count=SB.BLOCKS):
+        orig(self, reduction, eps0, n, "lower" if side == "upper" else "upper", count)
+    monkeypatch.setattr(SB.CloneBlockPair, "__init__", swapped)
+    assert_failed("FMT-clones:rounds")
+
+
+def test_clone_rounds_catches_a_dropped_bound_factor(monkeypatch):
+    """The slices' pmf windows scaled by 0.99 (as if the enclosure factor were wrong)."""
+    from numeric import shuffle_blocks as SB
+    orig = SB.make_slice
+
+    def low(c):
+        sl = orig(c)
+        return dataclasses.replace(sl, b=sl.b * 0.99, cum=sl.cum * 0.99)
+    monkeypatch.setattr(SB, "make_slice", low)
+    assert_failed("FMT-clones:rounds")
+
+
 def test_routes_ordered_catches_a_too_large_exact_pair(monkeypatch):
     from numeric import shuffle_rr as R
     assert_passes("SU-shuffle:routes-ordered")

@@ -24,7 +24,9 @@ def register(sub):
                   "its errata names) q = 2/(e^eps0 + 1).  The pair's delta(eps) (both directions; they are equal) is "
                   "summed exactly in interval arithmetic through binomial tails, and eps(delta) is bracketed to "
                   "relative width 1e-9; eps_upper is the privacy-safe end.  --rounds R composes R shuffled rounds "
-                  "through the certified privacy-loss engine (a wider bracket; n <= 200, ~10 s a query).  "
+                  "through the certified privacy-loss engine (a wider bracket, ~1e-4 relative; n <= 1e8, seconds "
+                  "at n = 1e7): above ~2500 clone counts the pair is bracketed by two coarser clone pairs "
+                  "(blocks of clone counts, reported as blocks and block_width).  "
                   "--randomizer binary-rr instead computes the exact shuffled output (the count of ones) for the "
                   "neighbouring datasets with 0-3 ones among the other users (certified), --randomizer k-rr --k K "
                   "the shuffled k-ary randomized response for two neighbouring datasets (float): each is a LOWER "
@@ -32,7 +34,7 @@ def register(sub):
                   ["dp-derive shuffle --reduction standard-clone --eps0 1 --n 1000 --at-delta 1e-6",
                    "dp-derive shuffle --reduction stronger-clone --eps0 2 --n 10000000 --at-delta 1e-6 --json",
                    "dp-derive shuffle --reduction standard-clone --eps0 1 --n 10000 --at-eps 0.05",
-                   "dp-derive shuffle --reduction standard-clone --eps0 1 --n 100 --rounds 3 --at-delta 1e-6",
+                   "dp-derive shuffle --reduction standard-clone --eps0 1 --n 1000000 --rounds 10 --at-delta 1e-6",
                    "dp-derive shuffle --randomizer binary-rr --eps0 1 --n 10000 --at-delta 1e-6"],
                   parents=[output_parent(formats=("text", "json"))])
     route = p.add_mutually_exclusive_group(required=True)
@@ -96,6 +98,8 @@ def cmd_shuffle(args):
             payload.update({"eps": args.at_eps, "delta": out(r.upper, True), "delta_lower": out(r.lower, False),
                             "delta_upper": out(r.upper, True)})
             line = f"delta in [{payload['delta_lower']}, {payload['delta_upper']}] at eps = {args.at_eps}"
+        if rounds > 1:
+            payload.update({"blocks": r.blocks, "block_width": r.block_width})
         certified = bool(getattr(r, "certified", True))
         reason = getattr(r, "reason", "")
         payload.update({"method": "numeric", "certified": certified,
