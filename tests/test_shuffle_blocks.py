@@ -155,3 +155,25 @@ def test_mutation_swapped_block_ends_is_caught(monkeypatch):
     ref = two_round_delta(1.0, 2000, 0.25)
     lo, hi, _ = _bracket(2000, 2, "0.25", 40)
     assert not _ok(lo, hi, ref, 1.0)
+
+
+@pytest.mark.slow
+def test_many_rounds_of_a_tiny_loss_are_bounded():
+    """n = 10^8, eps0 = 0.01, 10^4 rounds: one round's loss sd (1e-6) is below the engine's default grid
+    step, which answered "delta not reached" and printed [0, 0]; the rounds' own grid gives a finite,
+    certified upper end, below the trivial R eps0 = 100 and the composition of the single round's
+    certified eps (10^4 x eps_1)."""
+    from numeric.shuffle_fast import eps_bracket
+    from numeric.shuffle_rounds import compose_rounds
+    r = compose_rounds("stronger-clone", F(1, 100), 10 ** 8, 10 ** 4, at_delta=F(1, 10 ** 6))
+    one = eps_bracket("stronger-clone", F(1, 100), 10 ** 8, F(1, 10 ** 10))
+    assert r.certified and r.upper is not None and float(r.upper) < 10 ** 4 * float(one.lower)
+
+
+def test_an_unbounded_upper_end_prints_inf(monkeypatch, capsys):
+    from numeric import shuffle_rounds as SR
+    from proofs_check.cli import main
+    monkeypatch.setattr(SR, "compose_rounds", lambda *a, **k: SR.RoundsResult(F(0), None, False, 0.0, "window"))
+    rc = main(["shuffle", "--reduction", "standard-clone", "--eps0", "1", "--n", "10", "--rounds", "2",
+               "--at-delta", "1e-6"])
+    assert rc == 0 and "eps in [0, inf]" in capsys.readouterr().out

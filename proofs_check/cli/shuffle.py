@@ -70,6 +70,8 @@ def cmd_shuffle(args):
     eps0 = Fraction(args.eps0)
 
     def out(v, up):
+        if v is None:                       # an upper end the engine could not bound
+            return "inf"
         return format_outward(_mpf_end(v, up), digits, up)
 
     if args.randomizer is not None:
