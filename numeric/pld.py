@@ -457,10 +457,12 @@ class Composition:
         if key not in self._cache:
             cu = compose_fft(ups, self.h, lamq, eps_hint, log_delta=log_delta)
             self._cache[key] = [cu, grid_bounds(cu, "upper")[0], None, None]
+            cu.release()
         got = self._cache[key]
         if lower and got[2] is None:
-            cl = compose_fft(los, self.h, lamq, eps_hint, window=(got[0].W0, len(got[0].y)), log_delta=log_delta)
+            cl = compose_fft(los, self.h, lamq, eps_hint, window=(got[0].W0, got[0].n_points), log_delta=log_delta)
             got[2], got[3] = cl, grid_bounds(cl, "lower")[1]
+            cl.release()
         return got[0], got[2], got[1], got[3], notes
 
     def _dir_bounds(self, d, lam, idx, eps_hint=None, bucket=None, lower=True, log_delta=None):
@@ -596,7 +598,7 @@ class Composition:
             lam, eg, bucket = self._tilt_for(d, logd, "delta")
             for _ in range(3):
                 cu, _, gu, _, nt = self._composed(d, lam, eg, bucket, lower=False, log_delta=logd)
-                idx = cu.W0 + np.arange(len(gu))
+                idx = cu.W0 + np.arange(len(gu))         # (64 MB at T = 10^6: not kept in ``found``)
                 up, _, nt = self._dir_bounds(d, lam, idx, eg, bucket, lower=False, log_delta=logd)
                 a = self._solve(up, idx, logd, upper=True)
                 center_ok = a is not None and abs(float(a) - cu.center) < 6 * cu.sigma
@@ -610,14 +612,16 @@ class Composition:
                 notes.append(f"direction {d}: delta not reached in the window")
                 a = mpmath.inf
             e_up.append(a)
-            found.append((a, d, lam, eg, bucket, idx))
+            found.append((a, d, lam, eg, bucket, (cu.W0, len(gu))))
+            del idx, up
         # eps = max over directions, so any direction's lower end is a lower end of eps: the lower
         # compositions are made from the direction with the largest upper end down, and skipped for a
         # direction whose upper end is already below the best lower end (it cannot raise it)
         e_lo.append(mpmath.mpf(0))
-        for a, d, lam, eg, bucket, idx in sorted(found, key=lambda t: t[0], reverse=True):
+        for a, d, lam, eg, bucket, (w0, n) in sorted(found, key=lambda t: t[0], reverse=True):
             if a <= max(e_lo):
                 continue
+            idx = w0 + np.arange(n)
             _, lo, _ = self._dir_bounds(d, lam, idx, eg, bucket, log_delta=logd)
             e_lo.append(self._solve(lo, idx, logd, upper=False))
         eu = max(e_up)

@@ -59,6 +59,12 @@ class Composed:
     kind: str
     center: float
     sigma: float
+    n_points: int = 0          # the window's length N (kept when ``release`` drops y)
+
+    def release(self):
+        """Drop y once ``grid_bounds`` has read it (numeric.pld caches the grids, not y: at T = 10^6 a
+        window of 2^23 points is 64 MB per composition, and a query kept four of them)."""
+        self.y = None
 
 
 def _logsumexp(a):
@@ -119,13 +125,14 @@ class Chernoff:
 
 
 def _power(z, k):
-    """Binary powering of a complex array (the same products as the textbook loop, done in place)."""
+    """Binary powering of a complex array (the same products as the textbook loop), in place: z itself is
+    the running square and is overwritten (the caller does not need it again)."""
     result = None
-    base = z.copy()
+    base = z
     while k:
         if k & 1:
             if result is None:
-                result = base.copy()
+                result = base if k == 1 else base.copy()
             else:
                 np.multiply(result, base, out=result)
         k >>= 1
@@ -241,6 +248,7 @@ def _convolve(items, parts, N: int, W0: int):
         arr = np.zeros(N)
         np.add.at(arr, idx, x)
         X = np.fft.rfft(arr)          # the half spectrum 0..N/2; the rest is its mirror image
+        del arr
         x2 = float(np.sqrt(np.sum(x * x))) * (1 + 1e-12) + d
         s1 = float(np.abs(x).sum()) * (1 + len(x) * U * 2) + math.sqrt(len(x)) * d
         e = etaF * sqN * x2 + sqN * d
@@ -250,18 +258,22 @@ def _convolve(items, parts, N: int, W0: int):
         err_j = k * rk1 * e + gpow * rk1 * (sqN * x2 + e)
         R = rho ** k * (1 + gpow)
         P = _power(X, k)
+        del X
         if Y is None:
             Y = P
             err = err_j
             Rprod = R
         else:
-            Y = Y * P
+            Y *= P
             err = err * R + Rprod * err_j + math.sqrt(5) * U * 1.01 * Rprod * R * sqN
             Rprod = Rprod * R
     # the 2-norm of the whole (Hermitian) spectrum: the middle entries appear twice
-    a2 = np.abs(Y) ** 2
-    Ynorm = float(np.sqrt(2 * np.sum(a2) - a2[0] - a2[-1])) * (1 + 1e-12)
+    # sum |Y_j|^2 without a temporary array; BLAS may sum in any order, so the factor covers the
+    # recursive-summation bound gamma_{2 len(Y)} of the dot product (Higham Sec. 3.1), not only pairwise
+    a2 = float(np.vdot(Y, Y).real)
+    Ynorm = math.sqrt(max(2 * a2 - abs(Y[0]) ** 2 - abs(Y[-1]) ** 2, 0.0)) * (1 + 1e-12 + 4 * len(Y) * U)
     y = np.fft.irfft(Y, n=N)
+    del Y
     E_out = (err + etaF * Ynorm) / sqN
     # rotate so that y_win[i] is the grid index W0 + i
     y = np.roll(y, -(W0 % N))
@@ -329,7 +341,7 @@ def compose_fft(items, h: Fraction, lam: float, eps_hint=None, window=None, log_
     log_alias = float(np.logaddexp(la, lb))
     log_inf, log_total = _inf_and_total(items, kind)
     return Composed(W0, y, E_out, float(C), lam, hf, la, log_alias, log_inf, log_total, kind,
-                    mean, sig)
+                    mean, sig, len(y))
 
 
 #: longest block of ``first_order``
@@ -455,18 +467,37 @@ def grid_bounds(comp: Composed, which: str = "both"):
         # the exact Laplace route: 10 x Laplace(0.1) at alpha = 1e-10 was "certified" at
         # power 1.2e-10 against the exact e * 1e-10.
         up = lo = None
+        # (in place where the operands are not needed again: the peak of a T = 10^6 query was here)
         if which != "lower":
-            tv = T + base_err
-            ok = tv > TINY_NORMAL
-            up = np.where(ok, scale + np.log(np.where(ok, tv, 1.0)), comp.log_total)
-            del tv, ok
-            up = np.logaddexp(up, comp.C - lam * (comp.W0 + n) * hf + comp.log_above)
-            up += LOGSLACK * np.maximum(np.abs(up), 1)
+            up = T + base_err
+            if which == "upper":
+                del T, base_err
+            ok = up > TINY_NORMAL
+            np.log(up, out=up, where=ok)
+            up += scale
+            up[~ok] = comp.log_total
+            del ok
+            np.logaddexp(up, comp.C - lam * (comp.W0 + n) * hf + comp.log_above, out=up)
+            _widen(up, 1.0)
         if which != "upper":
-            lo_v = T - base_err
-            lo_v -= math.exp(min(comp.log_alias, 700))
-            ok = lo_v > 0
-            lo = np.where(ok, scale + np.log(np.where(ok, lo_v, 1)), -np.inf)
-            del lo_v, ok
-            lo -= LOGSLACK * np.maximum(np.abs(lo), 1)
+            lo = T - base_err
+            del T, base_err
+            lo -= math.exp(min(comp.log_alias, 700))
+            ok = lo > 0
+            np.log(lo, out=lo, where=ok)
+            lo += scale
+            lo[~ok] = -np.inf
+            del ok
+            _widen(lo, -1.0)
     return up, lo
+
+
+def _widen(v: np.ndarray, sign: float):
+    """v += sign LOGSLACK max(|v|, 1), in place (one temporary)."""
+    t = np.abs(v)
+    np.maximum(t, 1, out=t)
+    t *= LOGSLACK
+    if sign > 0:
+        v += t
+    else:
+        v -= t

@@ -54,3 +54,35 @@ def test_mutation_without_the_floor_the_window_check_fails(monkeypatch):
     monkeypatch.setattr("numeric.pld.compose_fft", no_floor)
     _, sizes = _eps_and_windows(monkeypatch)
     assert not max(sizes) <= 1 << 22
+
+
+def test_power_in_place_matches_repeated_products():
+    """pld_fft._power overwrites its argument (memory at T = 10^6); its result must still be z^k (reference:
+    k sequential complex products in numpy on a copy)."""
+    import numpy as np
+
+    from numeric.pld_fft import _power
+    rng = np.random.default_rng(1)
+    for k in (1, 2, 3, 7, 8, 13):
+        z = rng.normal(size=9) + 1j * rng.normal(size=9)
+        ref = np.ones(9, dtype=complex)
+        for _ in range(k):
+            ref = ref * z
+        got = _power(z.copy(), k)
+        assert np.allclose(got, ref, rtol=1e-13, atol=0), k
+
+
+def test_cached_compositions_keep_grids_not_windows():
+    """After a query the composition cache holds the delta grids, not the 2^N-point y arrays
+    (Composed.release), and the lower composition still reads the upper's window length."""
+    from fractions import Fraction
+
+    from numeric import pld
+    from numeric.pld_mechanisms import gaussian
+    comp = pld.compose([(gaussian("0.5"), 3)])
+    comp.eps(Fraction(1, 10 ** 6))
+    entries = [got for sub in [comp, *comp._subs.values()] for got in sub._cache.values()]
+    assert entries
+    for cu, gu, cl, gl in entries:
+        assert cu.y is None and cu.n_points == len(gu)
+        assert cl is None or (cl.y is None and cl.n_points == cu.n_points)
