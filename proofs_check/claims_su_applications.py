@@ -209,21 +209,22 @@ def _clone_rounds():
 
     from numeric.shuffle_rounds import compose_rounds
     worst, points = None, 0
-    for name, q_of in _CLONE_Q.items():
-        for eps0, n, eps, blocks in (("1", 12, "0.3", None), ("1", 16, "0.3", 4), ("2", 14, "0.5", 3)):
-            r = compose_rounds(name, Fraction(eps0), n, 2, at_eps=Fraction(eps), blocks=blocks)
-            ref = _two_round_delta(q_of, eps0, n, eps)
-            with mpmath.workdps(40):
-                lo = mpmath.mpf(r.lower.numerator) / r.lower.denominator
-                hi = mpmath.mpf(r.upper.numerator) / r.upper.denominator
-            points += 1
-            if not (r.certified and lo <= ref <= hi and (blocks is None) == (r.block_width == 1)):
-                return Outcome(FAILED, detail="the double loop's value is outside the certified bracket",
-                               counterexample={"reduction": name, "eps0": eps0, "n": n, "eps": eps, "blocks": blocks,
-                                               "block_width": r.block_width, "lower": mpmath.nstr(lo, 15),
-                                               "upper": mpmath.nstr(hi, 15), "reference": mpmath.nstr(ref, 15)})
-            width = (hi - lo) / ref
-            worst = width if worst is None or width > worst else worst
+    for name, eps0, n, eps, blocks in (("standard-clone", "1", 12, "0.3", None), ("standard-clone", "1", 16, "0.3", 4),
+                                       ("stronger-clone", "2", 14, "0.5", 3), ("stronger-clone", "1", 10, "0.2", None)):
+        q_of = _CLONE_Q[name]
+        r = compose_rounds(name, Fraction(eps0), n, 2, at_eps=Fraction(eps), blocks=blocks)
+        ref = _two_round_delta(q_of, eps0, n, eps)
+        with mpmath.workdps(40):
+            lo = mpmath.mpf(r.lower.numerator) / r.lower.denominator
+            hi = mpmath.mpf(r.upper.numerator) / r.upper.denominator
+        points += 1
+        if not (r.certified and lo <= ref <= hi and (blocks is None) == (r.block_width == 1)):
+            return Outcome(FAILED, detail="the double loop's value is outside the certified bracket",
+                           counterexample={"reduction": name, "eps0": eps0, "n": n, "eps": eps, "blocks": blocks,
+                                           "block_width": r.block_width, "lower": mpmath.nstr(lo, 15),
+                                           "upper": mpmath.nstr(hi, 15), "reference": mpmath.nstr(ref, 15)})
+        width = (hi - lo) / ref
+        worst = width if worst is None or width > worst else worst
     return Outcome(CONFIRMED, margin=mpmath.nstr(worst, 3), points=points,
                    detail="numeric.shuffle_rounds.compose_rounds (engine on the clone pair, or on the two block "
                           "pairs) contains the sum over all pairs of atoms at 40 digits; margin: the worst relative width")
