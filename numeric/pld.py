@@ -198,6 +198,7 @@ from .pld_fft import (
     MAX_WINDOW,
     TINY_NORMAL,
     TW,
+    WindowTooLarge,
     Composed,
     compose_fft,
     grid_bounds,
@@ -295,6 +296,8 @@ class Composition:
         self._adapt = self._adapt and tol is None
         self._explicit = h is not None or tol is not None      # a delta query may refine the default grid only
         self._subs = {}
+        #: how many times ``_coarser`` has coarsened the grid to get here (0: not a coarsened composition)
+        self._coarsened = 0
         ndir = max(len(m.directions) for m, _ in self.entries)
         # direction d of the composition: direction d of each mechanism (symmetric ones repeat)
         self.directions = list(range(ndir))
@@ -501,7 +504,13 @@ class Composition:
         """delta(eps), a certified bracket; on the default grid, answered again on finer grids while the
         bracket is wide and the finer run is predicted cheap (``pld_grid.delta_grid``), the certified
         brackets intersected."""
-        res = self._delta_once(eps)
+        try:
+            res = self._delta_once(eps)
+        except WindowTooLarge as e:
+            coarse = self._coarser(e)
+            if coarse is None:
+                raise
+            return coarse.delta(eps)
         spent = last = self._knot_count()
         h = G.delta_grid(self, res, self.h, spent, last)
         while h is not None:
@@ -591,6 +600,30 @@ class Composition:
                 r = None            # the query's FFT window is too large: the default grid answers
             if r is not None:
                 return dataclasses.replace(r, seconds=time.perf_counter() - t0)
+        try:
+            return self._eps_here(dl, logd, t0)
+        except WindowTooLarge as e:
+            coarse = self._coarser(e)
+            if coarse is None:
+                raise
+            return dataclasses.replace(coarse.eps(dl), seconds=time.perf_counter() - t0)
+
+    def _coarser(self, e: "WindowTooLarge"):
+        """The same steps on the grid 2^m times coarser whose window fits (None for a given grid): a
+        composition spread far beyond its default grid (DP-SGD, q = 1/60000, sigma = 1.1, T = 100: h = 2^-27
+        from the tiny untilted spread, while the tilted window at delta = 1e-10 spans 101) was refused.
+        Only width depends on the grid; the bracket stays certified."""
+        if self._explicit and not self._coarsened:
+            return None
+        if self._coarsened >= 8:
+            return None
+        factor = 1 << max(1, (-(-e.needed // MAX_WINDOW)).bit_length())
+        sub = self._sub(self.h * factor, self.tol)
+        sub._coarsened = self._coarsened + 1     # (the window growth stops at MAX_WINDOW: ``needed`` can
+        return sub                                # be an underestimate, so the coarser one may retry)
+
+    def _eps_here(self, dl, logd, t0) -> EpsResult:
+        """eps(delta) on this composition's own grid (``eps``)."""
         e_up, e_lo, notes = [], [], []
         certified = True
         found = []

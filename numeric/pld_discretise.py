@@ -25,6 +25,8 @@ import numpy as np
 from . import pld_mechanisms as M
 
 U = 2.0 ** -53
+#: at most about this many knots per step measure (``_knots``)
+KNOT_BUDGET = 200_000
 
 
 # ----------------------------------------------------------------------------------------------
@@ -119,6 +121,12 @@ def _knots(model, h: Fraction, lam: float, tol: float = 1e-13) -> np.ndarray:
     w = np.minimum(w, 0.5 / max(lam, 1.0))
     gap = np.clip(np.floor(w / hf), 1, 2 ** 24).astype(np.int64)
     gap = np.where(keep, gap, 2 ** 24)
+    # a budget on the knots of one step (each costs Arb work): DP-SGD at q = 1/60000, T = 10, on the grid
+    # its window needs, tilted by lam = 1e4, asked for 813043 knots per direction (12 s each); wider
+    # gaps everywhere instead (accuracy only, like every knot choice)
+    count = float(np.sum(np.where(keep, fine_per / gap, 0.0)))
+    if count > KNOT_BUDGET:
+        gap = np.clip(np.ceil(gap * (count / KNOT_BUDGET)), 1, 2 ** 24).astype(np.int64)
     nxt = _next_denser(gap, ib - ia)
     knots = []
     i = ia

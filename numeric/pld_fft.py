@@ -201,21 +201,30 @@ def _window(items, parts, hf: float, mean: float, sig: float, eps_hint, window, 
             if grow_lo:
                 grow_lo = lo > sup_lo * hf and cher.log_mass_beyond(lo, False) > floor
                 lo -= sig if grow_lo else 0.0
-            if not (grow_hi or grow_lo) or (hi - lo) / hf > MAX_WINDOW:
-                break
+            if not (grow_hi or grow_lo):
+                break           # (not at MAX_WINDOW: a refusal reports the whole need, numeric.pld's retry uses it)
     n_need = int((hi - lo) / hf) + 2
     N = 1 << max(10, (n_need - 1).bit_length())
     if window is not None and window[0] * hf <= lo and hi <= (window[0] + window[1] - 1) * hf:
         n_need = N = window[1]
     if N > MAX_WINDOW:
         total = sum(k for _, k in items)
-        raise DomainError("k", total, f"a composition whose FFT window fits in 2^{MAX_WINDOW.bit_length() - 1} "
-                                      f"grid points (this one needs 2^{N.bit_length() - 1} at h = {hf:.3g}: its "
-                                      f"loss spreads over {hi - lo:.3g}); compose fewer steps")
+        raise WindowTooLarge(N, "k", total, f"a composition whose FFT window fits in 2^{MAX_WINDOW.bit_length() - 1} "
+                                            f"grid points (this one needs 2^{N.bit_length() - 1} at h = {hf:.3g}: its "
+                                            f"loss spreads over {hi - lo:.3g}); compose fewer steps")
     W0 = math.floor(lo / hf) - (N - n_need) // 2
     if window is not None and N == window[1]:
         W0 = window[0]
     return W0, N, sup_lo, sup_hi
+
+
+class WindowTooLarge(DomainError):
+    """The FFT window a composition needs at its grid step is above MAX_WINDOW (``needed`` points):
+    numeric.pld answers a query of a default grid on a coarser one instead."""
+
+    def __init__(self, needed: int, *args):
+        super().__init__(*args)
+        self.needed = needed
 
 
 def fft_eta(n: int) -> float:

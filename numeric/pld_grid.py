@@ -117,9 +117,11 @@ def query_grid(comp, logd: float, delta):
       was 8e-8 against the 1e-4 asked, at 20 s; a small eps with a large tilt (q = 0.001, sigma =
       5, T = 10^4: eps = 0.0595, lam = 130) needs one 32x finer (width 2.8e-2 at the default,
       4.6e-5 on 2^-19).  When the query's FFT window does not fit, the default grid answers.
-    * Knot tolerance: at most 1e-4 delta and 1e-6 s_1^2 (floored at 1e-15; s_1 a step's loss
-      standard deviation), below the default 1e-7 / K (by at most 100x: a knot costs Arb work,
-      and q = 1/60000, T = 100 asked for 857063 of them at 1e-15): the thin regions that decide eps at a small
+    * Knot tolerance: at most 1e-4 delta and 1e-6 s_1^2 (s_1 a step's loss
+      standard deviation), below the default 1e-7 / K (floored at 1e-16; the cost is bounded by the knot
+      budget of ``numeric.pld_discretise._knots``, which took over from a cap of 100x below the default: at
+      delta = 1e-10, T = 100 that cap left q = 0.001, sigma = 1.1 at [0.2118, 0.2349], and 1e-16 gives
+      [0.23211, 0.23257] in about the same time): the thin regions that decide eps at a small
       delta, and gaps well below s_1, need it (q = 0.001, sigma = 1.1, T = 100, delta = 1e-10:
       width 0.5 at the default, 7e-3 at 1e-13; the sigma = 5 cell above on 2^-19: 5.3e-3, 1.4e-4)."""
     h = comp.h
@@ -138,7 +140,7 @@ def query_grid(comp, logd: float, delta):
     sd = math.sqrt(max(cgf(lam)[2], 0.0))
     while 24 * sd / float(h) > MAX_WINDOW / 2 and 2 * h <= comp._h_cap:
         h *= 2
-    tol = max(1e-15, comp.tol / 100, min(comp.tol, 1e-4 * float(delta), 1e-6 * comp._step_var))
+    tol = max(1e-16, min(comp.tol, 1e-4 * float(delta), 1e-6 * comp._step_var))
     return h, tol
 
 

@@ -86,3 +86,39 @@ def test_cached_compositions_keep_grids_not_windows():
     for cu, gu, cl, gl in entries:
         assert cu.y is None and cu.n_points == len(gu)
         assert cl is None or (cl.y is None and cl.n_points == cu.n_points)
+
+
+def test_knot_budget_bounds_a_heavily_tilted_step():
+    """One DP-SGD step (q = 1/60000, sigma = 1.1) on h = 2^-15 tilted by lam = 1e4 asked for 813043 knots
+    (12 s of Arb work per direction); the budget keeps the count near KNOT_BUDGET.  Knots move accuracy
+    only; the bracket test below checks the answer."""
+    from fractions import Fraction
+
+    from numeric import dpsgd
+    from numeric.pld_discretise import KNOT_BUDGET, _knots
+    comp = dpsgd._composition(Fraction(1, 60000), Fraction(11, 10), 10)
+    model = comp._models(1)[0][0]
+    knots = _knots(model, Fraction(1, 2 ** 15), 1.06e4, 1e-8)
+    assert 1000 < len(knots) <= 1.2 * KNOT_BUDGET
+
+
+@pytest.mark.slow
+def test_a_window_beyond_the_default_grid_is_answered_on_a_coarser_one():
+    """DP-SGD at q = 1/60000, sigma = 1.1, T = 2: the default grid (h = 2^-30, from the tiny untilted spread)
+    needs a 2^38-point window at delta = 1e-5 and was refused; the coarser retry answers, certified, with an
+    upper end below the eps of the unsubsampled two steps G_{sqrt 2/1.1} (subsampling only helps; that eps is
+    the root of the Gaussian's closed-form delta(eps), found by bisection in mpmath)."""
+    from fractions import Fraction
+
+    import mpmath
+
+    from numeric import dpsgd
+    r = dpsgd._composition(Fraction(1, 60000), Fraction(11, 10), 2).eps(Fraction(1, 10 ** 5))
+    assert r.certified and 0 <= r.eps_lower <= r.eps_upper < mpmath.inf
+    with mpmath.workdps(30):
+        mu = mpmath.sqrt(2) / mpmath.mpf("1.1")
+
+        def delta(e):
+            return mpmath.ncdf(-e / mu + mu / 2) - mpmath.exp(e) * mpmath.ncdf(-e / mu - mu / 2)
+        g = mpmath.findroot(lambda e: delta(e) - mpmath.mpf("1e-5"), (0.1, 10), solver="bisect")
+    assert r.eps_upper < g
