@@ -172,7 +172,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from dataclasses import dataclass
 from fractions import Fraction
 
 import mpmath
@@ -182,7 +181,6 @@ from derive.errors import DomainError
 
 from . import pld_grid as G
 from . import pld_mechanisms as M
-from .display import ResultDisplay
 from .pld_discretise import (
     StepMeasure,
     U,
@@ -198,12 +196,13 @@ from .pld_fft import (
     MAX_WINDOW,
     TINY_NORMAL,
     TW,
-    WindowTooLarge,
     Composed,
+    WindowTooLarge,
     compose_fft,
     grid_bounds,
 )
 from .pld_grid import default_grid
+from .pld_results import DeltaResult, EpsResult, TradeoffResult
 from .solvers import bisect
 
 __all__ = [
@@ -213,50 +212,6 @@ __all__ = [
     "StepMeasure", "discretise", "Composed", "compose_fft", "grid_bounds",
     "U", "A1", "LOGSLACK", "TW", "FFT_SAFETY", "MAX_WINDOW", "TINY_NORMAL",
 ]
-
-
-# ----------------------------------------------------------------------------------------------
-# result records
-
-
-@dataclass(frozen=True)
-class DeltaResult(ResultDisplay):
-    eps: object
-    delta: object
-    delta_lower: object
-    delta_upper: object
-    method: str = "numeric"
-    certified: bool = True
-    seconds: float = 0.0
-    reason: str = ""
-
-
-@dataclass(frozen=True)
-class EpsResult(ResultDisplay):
-    delta: object
-    eps: object
-    eps_lower: object
-    eps_upper: object
-    method: str = "numeric"
-    certified: bool = True
-    seconds: float = 0.0
-    reason: str = ""
-
-
-@dataclass(frozen=True)
-class TradeoffResult(ResultDisplay):
-    alpha: object
-    beta: object
-    beta_lower: object
-    beta_upper: object
-    power: object
-    power_upper: object = None
-    method: str = "numeric"
-    certified: bool = True
-    seconds: float = 0.0
-    reason: str = ""
-    #: certified lower end of the power 1 - f(alpha) (kept apart: 1 - beta_upper loses it near 1)
-    power_lower: object = None
 
 
 # ----------------------------------------------------------------------------------------------
