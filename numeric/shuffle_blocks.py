@@ -192,15 +192,19 @@ def _window(c: int) -> tuple[int, int]:
     return max(0, math.floor(c / 2 - k)), min(c, math.ceil(c / 2 + k))
 
 
-def flatten(slices: list) -> _Flat:
-    """The windows of slices that kept their arrays, in two flat arrays (the float model's subsample)."""
+def _flat(slices: list, sizes, b: np.ndarray, cum: np.ndarray) -> _Flat:
     def col(name, dtype=float):
         return np.array([getattr(s, name) for s in slices], dtype=dtype)
-    n_win = np.array([s.x_hi - s.x_lo + 1 for s in slices], dtype=np.int64)
+    n_win = np.asarray(sizes, dtype=np.int64)
     off = np.concatenate([[0], np.cumsum(n_win)[:-1]]).astype(np.int64)
-    return _Flat(col("c", np.int64), col("x_lo", np.int64), n_win, off, np.concatenate([s.b for s in slices]),
-                 np.concatenate([s.cum for s in slices]), col("f_lo"), col("f_hi"), col("s_lo"), col("s_hi"),
-                 col("t_below"), col("t_above"))
+    return _Flat(col("c", np.int64), col("x_lo", np.int64), n_win, off, b, cum, col("f_lo"), col("f_hi"),
+                 col("s_lo"), col("s_hi"), col("t_below"), col("t_above"))
+
+
+def flatten(slices: list) -> _Flat:
+    """The windows of slices that kept their arrays, in two flat arrays (the float model's subsample)."""
+    return _flat(slices, [s.x_hi - s.x_lo + 1 for s in slices], np.concatenate([s.b for s in slices]),
+                 np.concatenate([s.cum for s in slices]))
 
 
 def _build(reps: list):
@@ -208,20 +212,16 @@ def _build(reps: list):
     memory is one copy of the windows); a subsample keeps its arrays for the float model."""
     sizes = [x_hi - x_lo + 1 for x_lo, x_hi in map(_window, reps)]
     step = max(1, -(-len(reps) // FLOAT_SLICES)) if sum(sizes) > FLOAT_SIZE else 1
-    off = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     b, cum = np.empty(int(sum(sizes))), np.empty(int(sum(sizes)))
-    slices = []
-    for j, (c, o, m) in enumerate(zip(reps, off.tolist(), sizes)):
+    slices, o = [], 0
+    for j, (c, m) in enumerate(zip(reps, sizes)):
         sl = make_slice(c)
         b[o:o + m], cum[o:o + m] = sl.b, sl.cum
+        o += m
         if j % step:
             sl.b = sl.cum = None
         slices.append(sl)
-    def col(name, dtype=float):
-        return np.array([getattr(s, name) for s in slices], dtype=dtype)
-    flat = _Flat(col("c", np.int64), col("x_lo", np.int64), np.array(sizes, dtype=np.int64), off, b, cum,
-                 col("f_lo"), col("f_hi"), col("s_lo"), col("s_hi"), col("t_below"), col("t_above"))
-    return slices, flat
+    return slices, _flat(slices, sizes, b, cum)
 
 
 def parts(fl: _Flat, T: np.ndarray, end: str):
