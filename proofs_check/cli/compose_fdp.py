@@ -118,7 +118,8 @@ def _either() -> str:
 
 @lru_cache(maxsize=256)
 def _built(name: str, values: tuple):
-    return T.lookup(name).build(dict(values))
+    from derive.mechanisms.rebind import build       # one symbolic record per row where that is exact
+    return build(name, dict(values))
 
 
 def _record(name: str, values: dict):
