@@ -170,6 +170,9 @@ def _tails_at(model, h: Fraction, knots, balls):
     """(S_P, S_Q, Q-atom) at every knot.  A model without atoms that offers ``tails_arb(la, k)`` (the
     ball of l = h k and the sign of k) is asked with the ball directly; the others get the exact
     Fraction l = h k (they compare it with their atoms exactly)."""
+    batch = getattr(model, "tails_batch", None)
+    if batch is not None:
+        return batch(h, knots, balls)
     from flint import arb
     SP, SQ = [], []
     ks = knots.tolist()
