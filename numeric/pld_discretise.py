@@ -56,37 +56,48 @@ def _up(x) -> float:
 
 def _next_denser(gap: np.ndarray, walk: int):
     """nxt[c]: the next coarse cell after c with a smaller gap (len(gap) if none), so that a long jump of
-    the knot walk never skips a denser region.  Computed for all cells at once by binary lifting on a
-    sparse table of range minima (``next_smaller``): a few numpy passes instead of a Python stack pass
-    over the 4096 cells, which cost 5 of 8 ms per step of a 1000-step distinct Laplace spec (issue #25).
-    ``walk`` is unused (kept for the call); the table is exact integer work, the same nxt as the stack."""
-    return next_smaller(gap)
+    the knot walk never skips a denser region.  Looked up for the visited cells only (a Laplace step of a
+    1000-step distinct spec visits ~35 of the 4096 cells), each by binary lifting on a sparse table of
+    range minima (``NextSmaller``): the stack pass over all cells cost 5 of 8 ms per step (issue #25).
+    Exact integer work, the same nxt as the stack pass (tests/test_rebind.py compares them).  ``walk`` is
+    unused (kept for the call)."""
+    return NextSmaller(gap)
 
 
-def next_smaller(a: np.ndarray) -> np.ndarray:
-    """For every index c the first j > c with a[j] < a[c], len(a) if none (integer arrays, exact).
+class NextSmaller:
+    """``ns[c]``: the first j > c with a[j] < a[c], len(a) if none (an integer array, exact).
 
     st[k][i] = min(a[i : i + 2^k]).  Starting at pos = c + 1, the window [pos, pos + 2^k) is skipped
-    whenever its minimum is >= a[c] (no smaller entry in it), k from the top down: after the pass pos is the
-    first index whose entry is < a[c] (or len(a)), as for any binary lifting over a monotone predicate
-    (the predicate "no smaller entry in [c + 1, pos)" is monotone in pos)."""
-    n = len(a)
-    a = np.asarray(a)
-    levels = [a]
-    k = 1
-    while (1 << k) <= n:
-        prev = levels[-1]
-        half = 1 << (k - 1)
-        levels.append(np.minimum(prev[:len(prev) - half], prev[half:]))
-        k += 1
-    pos = np.arange(1, n + 1, dtype=np.int64)
-    for k in range(len(levels) - 1, -1, -1):
-        st = levels[k]                       # st[i] valid for i + 2^k <= n
-        ok = pos + (1 << k) <= n
-        idx = np.where(ok, pos, 0)
-        skip = ok & (st[np.minimum(idx, len(st) - 1)] >= a)
-        pos = np.where(skip, pos + (1 << k), pos)
-    return pos
+    whenever its minimum is >= a[c] (no smaller entry in it), k from the top down: the predicate "no
+    smaller entry in [c + 1, pos)" is monotone in pos, so after the pass pos is the first index whose entry
+    is < a[c] (or len(a)).  Building the table is log2(len) numpy minima; a query is log2(len) steps."""
+
+    def __init__(self, a: np.ndarray):
+        self.a = np.asarray(a)
+        self.n = n = len(self.a)
+        self.levels = [self.a]
+        self.memo = {}
+        k = 1
+        while (1 << k) <= n:
+            prev = self.levels[-1]
+            half = 1 << (k - 1)
+            self.levels.append(np.minimum(prev[:len(prev) - half], prev[half:]))
+            k += 1
+
+    def __getitem__(self, c: int) -> int:
+        got = self.memo.get(c)
+        if got is not None:
+            return got
+        target = self.a[c]
+        pos = c + 1
+        for k in range(len(self.levels) - 1, -1, -1):
+            if pos + (1 << k) <= self.n and self.levels[k][pos] >= target:
+                pos += 1 << k
+        self.memo[c] = pos
+        return pos
+
+    def __len__(self):
+        return self.n
 
 
 def _knots(model, h: Fraction, lam: float, tol: float = 1e-13) -> np.ndarray:
