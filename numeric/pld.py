@@ -188,8 +188,8 @@ from .pld_discretise import (
     U,
     _lattice_measure,
     _step_measure,
-    _step_state,
     discretise,
+    step_states,
 )
 from .pld_fft import (
     A1,
@@ -335,17 +335,20 @@ class Composition:
     def _measures(self, d, lam_knots, lower=True):
         """(upper, lower) step measures of direction d, knots placed for tilts up to lam_knots.  The
         lower ones are made from the same tails when first asked for (None until then: the tilt
-        search needs only the upper ones)."""
+        search needs only the upper ones).  The Arb states are kept for a direction's newest tilt only, until
+        its lower measures exist (``step_states``)."""
         key = (d, lam_knots)
         got = self._meas_cache.get(key)
         if got is None:
-            states = [(model, k, None if _lattice_measure(model, self.h, "upper") is not None
-                       else _step_state(model, self.h, lam_knots, self.tol)) for model, k in self._models(d)]
+            states = step_states(self._models(d), self.h, lam_knots, self.tol)
             ups = [(_one_measure(model, self.h, st, "upper", self.scheme), k) for model, k, st in states]
+            for other_key, other in self._meas_cache.items():
+                other[3] = None if other_key[0] == d else other[3]
             got = self._meas_cache[key] = [ups, None, [], states]
         if lower and got[1] is None:
             los, notes = [], []
-            for model, k, st in got[3]:
+            states, got[3] = got[3] if got[3] is not None else step_states(self._models(d), self.h, lam_knots, self.tol), None
+            for model, k, st in states:
                 lo = _one_measure(model, self.h, st, "lower", self.scheme)
                 los.append((lo, k))
                 if lo.note == "round":

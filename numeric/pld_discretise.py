@@ -448,6 +448,15 @@ def _step_state(model, h: Fraction, lam: float, tol: float):
         return (knots, balls) + tuple(_tails_at(model, h, knots, balls))
 
 
+def step_states(models, h: Fraction, lam: float, tol: float):
+    """[(model, count, ``_step_state`` or None for a lattice step)] of [(model, count)].  ``numeric.pld``
+    keeps them for a direction's newest tilt only, until its lower measures exist: a 10^4-step mixed spec
+    held every tilt's Arb balls (3.8 GB, issue #25).  A state is a function of (model, h, lam, tol) alone,
+    so one released and asked for again is recomputed equal."""
+    return [(model, k, None if _lattice_measure(model, h, "upper") is not None else _step_state(model, h, lam, tol))
+            for model, k in models]
+
+
 def _step_measure(model, h: Fraction, state, kind: str, scheme: str = "interpolate") -> StepMeasure:
     """The upper or lower step measure of one pair from its ``_step_state``."""
     from flint import ctx

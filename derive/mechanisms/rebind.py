@@ -25,7 +25,7 @@ from .table import BY_NAME, is_infinite
 REBINDABLE = frozenset({"laplace", "gaussian"})
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=64)             # one per table row
 def _template(name: str):
     return BY_NAME[name].build(None)
 

@@ -25,6 +25,7 @@ import time
 from functools import lru_cache
 
 from derive.errors import DomainError
+from derive.mechanisms import rebind
 from derive.mechanisms import table as T
 
 from .common import (
@@ -118,8 +119,7 @@ def _either() -> str:
 
 @lru_cache(maxsize=256)
 def _built(name: str, values: tuple):
-    from derive.mechanisms.rebind import build       # one symbolic record per row where that is exact
-    return build(name, dict(values))
+    return rebind.build(name, dict(values))          # one symbolic record per row where that is exact
 
 
 def _record(name: str, values: dict):
