@@ -117,7 +117,7 @@ def _either() -> str:
     return " " + " or ".join(SUBSAMPLED)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=2048)       # the routes read each entry's record up to 4 times: a 1000-step spec fits
 def _built(name: str, values: tuple):
     return rebind.build(name, dict(values))          # one symbolic record per row where that is exact
 
