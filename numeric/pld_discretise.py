@@ -450,9 +450,8 @@ def _step_state(model, h: Fraction, lam: float, tol: float):
 
 def step_states(models, h: Fraction, lam: float, tol: float):
     """[(model, count, ``_step_state`` or None for a lattice step)] of [(model, count)].  ``numeric.pld``
-    keeps them for a direction's newest tilt only, until its lower measures exist: a 10^4-step mixed spec
-    held every tilt's Arb balls (3.8 GB, issue #25).  A state is a function of (model, h, lam, tol) alone,
-    so one released and asked for again is recomputed equal."""
+    makes both step measures from them at once and drops them: kept for the lower measures until a query
+    asked for those, a 10^4-step mixed spec peaked at 11.6 GB (issue #25)."""
     return [(model, k, None if _lattice_measure(model, h, "upper") is not None else _step_state(model, h, lam, tol))
             for model, k in models]
 
