@@ -300,6 +300,7 @@ class Composition:
         self.directions = list(range(ndir))
         self._cache = {}
         self._meas_cache = {}
+        self._pair_cache = {}       # (id(model), tilt) -> (upper, lower): shared across directions
 
     # grid -------------------------------------------------------------------------------------
     def _grid(self, h):
@@ -339,13 +340,17 @@ class Composition:
         key = (d, lam_knots)
         got = self._meas_cache.get(key)
         if got is None:
-            states = step_states(self._models(d), self.h, lam_knots, self.tol)
-            ups = [(_one_measure(model, self.h, st, "upper", self.scheme), k) for model, k, st in states]
-            los, notes = [], []
-            for model, k, st in states:
-                lo = _one_measure(model, self.h, st, "lower", self.scheme)
-                los.append((lo, k))
-                if lo.note == "round":
+            ups, los, notes = [], [], []
+            for model, k in self._models(d):
+                # a symmetric step's model serves every direction: its measures are made once per tilt
+                pair = self._pair_cache.get((id(model), lam_knots))
+                if pair is None:
+                    (_, _, st), = step_states([(model, k)], self.h, lam_knots, self.tol)
+                    pair = self._pair_cache[(id(model), lam_knots)] = tuple(
+                        _one_measure(model, self.h, st, kind, self.scheme) for kind in ("upper", "lower"))
+                ups.append((pair[0], k))
+                los.append((pair[1], k))
+                if pair[1].note == "round":
                     notes.append(f"{model.name}: lower measure fell back to rounding (first order)")
             got = self._meas_cache[key] = [ups, los, notes]
         return got[0], got[1], got[2]
