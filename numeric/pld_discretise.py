@@ -58,24 +58,48 @@ def _up(x) -> float:
 
 def _next_denser(gap: np.ndarray, walk: int):
     """nxt[c]: the next coarse cell after c with a smaller gap (len(gap) if none), so that a long jump of
-    the knot walk never skips a denser region.  For a narrow step (few grid points to walk: Laplace(0.01)
-    on h = 1/1800 has 36) it is looked up for the visited cells only; the stack pass over all 4096 cells
-    cost 6 of 7 s of a 200-step Laplace spec.  (Fewer coarse cells instead moved the knots: 10 x
-    Laplace(0.1)'s delta(0.5) bracket widened 13x.)"""
-    M_ = len(gap)
-    if walk <= 512:
-        class _Lazy:
-            def __getitem__(self, c):
-                later = np.nonzero(gap[c + 1:] < gap[c])[0]
-                return c + 1 + int(later[0]) if len(later) else M_
-        return _Lazy()
-    nxt = np.full(M_, M_, dtype=np.int64)
-    stack = []
-    for c in range(M_):
-        while stack and gap[c] < gap[stack[-1]]:
-            nxt[stack.pop()] = c
-        stack.append(c)
-    return nxt
+    the knot walk never skips a denser region.  Looked up for the visited cells only (a Laplace step of a
+    1000-step distinct spec visits ~35 of the 4096 cells), each by binary lifting on a sparse table of
+    range minima (``NextSmaller``): the stack pass over all cells cost 5 of 8 ms per step (issue #25).
+    Exact integer work, the same nxt as the stack pass (tests/test_rebind.py compares them).  ``walk`` is
+    unused (kept for the call)."""
+    return NextSmaller(gap)
+
+
+class NextSmaller:
+    """``ns[c]``: the first j > c with a[j] < a[c], len(a) if none (an integer array, exact).
+
+    st[k][i] = min(a[i : i + 2^k]).  Starting at pos = c + 1, the window [pos, pos + 2^k) is skipped
+    whenever its minimum is >= a[c] (no smaller entry in it), k from the top down: the predicate "no
+    smaller entry in [c + 1, pos)" is monotone in pos, so after the pass pos is the first index whose entry
+    is < a[c] (or len(a)).  Building the table is log2(len) numpy minima; a query is log2(len) steps."""
+
+    def __init__(self, a: np.ndarray):
+        self.a = np.asarray(a)
+        self.n = n = len(self.a)
+        self.levels = [self.a]
+        self.memo = {}
+        k = 1
+        while (1 << k) <= n:
+            prev = self.levels[-1]
+            half = 1 << (k - 1)
+            self.levels.append(np.minimum(prev[:len(prev) - half], prev[half:]))
+            k += 1
+
+    def __getitem__(self, c: int) -> int:
+        got = self.memo.get(c)
+        if got is not None:
+            return got
+        target = self.a[c]
+        pos = c + 1
+        for k in range(len(self.levels) - 1, -1, -1):
+            if pos + (1 << k) <= self.n and self.levels[k][pos] >= target:
+                pos += 1 << k
+        self.memo[c] = pos
+        return pos
+
+    def __len__(self):
+        return self.n
 
 
 def _knots(model, h: Fraction, lam: float, tol: float = 1e-13) -> np.ndarray:
@@ -163,13 +187,13 @@ def _knot_balls(h: Fraction, knots):
 
 def _tails_at(model, h: Fraction, knots, balls):
     """(S_P, S_Q, Q-atom) at every knot.  A model with ``tails_batch(h, knots, balls)`` answers all knots
-    in one call (numeric/shuffle_blocks.py).  A model without atoms that offers ``tails_arb(la, k)`` (the
+    in one call (numeric/shuffle_blocks.py, numeric/laplace_tails.py).  A model without atoms that offers ``tails_arb(la, k)`` (the
     ball of l = h k and the sign of k) is asked with the ball directly; the others get the exact
     Fraction l = h k (they compare it with their atoms exactly)."""
-    from flint import arb
     batch = getattr(model, "tails_batch", None)
     if batch is not None:
         return batch(h, knots, balls)
+    from flint import arb
     SP, SQ = [], []
     ks = knots.tolist()
     fast = getattr(model, "tails_arb", None) if not model.atoms else None
@@ -431,6 +455,14 @@ def _step_state(model, h: Fraction, lam: float, tol: float):
     with ctx.workprec(M.PREC):
         balls = _knot_balls(h, knots)
         return (knots, balls) + tuple(_tails_at(model, h, knots, balls))
+
+
+def step_states(models, h: Fraction, lam: float, tol: float):
+    """[(model, count, ``_step_state`` or None for a lattice step)] of [(model, count)].  ``numeric.pld``
+    makes both step measures from them at once and drops them: kept for the lower measures until a query
+    asked for those, a 1000-step mixed spec peaked at 613 MB instead of 296 MB (issue #25)."""
+    return [(model, k, None if _lattice_measure(model, h, "upper") is not None else _step_state(model, h, lam, tol))
+            for model, k in models]
 
 
 def _step_measure(model, h: Fraction, state, kind: str, scheme: str = "interpolate") -> StepMeasure:

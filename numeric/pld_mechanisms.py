@@ -232,6 +232,11 @@ class Laplace(LossModel):
         ea = arb_of(e)
         return 1 - ((la - ea) / 2).exp() / 2, (-(la + ea) / 2).exp() / 2
 
+    def tails_batch(self, h, knots, balls):
+        """All knots' tails at once (``numeric.laplace_tails``: the same closed forms, one pass)."""
+        from .laplace_tails import tails_batch
+        return tails_batch(self, h, knots, balls)
+
     def _float_sp(self, l):
         e = float(self.eps)
         out = 1 - np.exp((np.clip(l, -e, e) - e) / 2) / 2

@@ -25,6 +25,7 @@ import time
 from functools import lru_cache
 
 from derive.errors import DomainError
+from derive.mechanisms import rebind
 from derive.mechanisms import table as T
 
 from .common import (
@@ -116,9 +117,9 @@ def _either() -> str:
     return " " + " or ".join(SUBSAMPLED)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=2048)       # the routes read each entry's record up to 4 times: a 1000-step spec fits
 def _built(name: str, values: tuple):
-    return T.lookup(name).build(dict(values))
+    return rebind.build(name, dict(values))          # one symbolic record per row where that is exact
 
 
 def _record(name: str, values: dict):
