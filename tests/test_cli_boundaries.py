@@ -78,7 +78,10 @@ SLOW = {"dpsgd --steps 1", "clt --k 10000000", "plot --mu 1e300", "dpsgd --at-de
 #: larger time bounds (seconds) than the fuzz's 20: plot of G_1e300 takes 4 s alone, but over 20 s late in the
 #: full `-m slow` run (twice on 2026-11-27, not reproduced with test_cli's slow tests before it): an
 #: order-dependent slowdown recorded on issue #25 to find; the case checks the answer's form, not its speed
-BOUNDS = {"plot --mu 1e300": 90}
+BOUNDS = {"plot --mu 1e300": 90,
+          # ~12 s wall alone here (9.3 s CPU: a refused default-grid pass, then the coarser-grid answer); CI on
+          # 2026-11-28 stopped it at 20 s late in the slow run (stop 35).  The case checks the answer's form.
+          "dpsgd --batch 1": 90}
 
 
 def _slow(label: str) -> bool:
