@@ -56,16 +56,6 @@ def _up(x) -> float:
     return math.nextafter(float(hi), math.inf)
 
 
-def _next_denser(gap: np.ndarray, walk: int):
-    """nxt[c]: the next coarse cell after c with a smaller gap (len(gap) if none), so that a long jump of
-    the knot walk never skips a denser region.  Looked up for the visited cells only (a Laplace step of a
-    1000-step distinct spec visits ~35 of the 4096 cells), each by binary lifting on a sparse table of
-    range minima (``NextSmaller``): the stack pass over all cells cost 5 of 8 ms per step (issue #25).
-    Exact integer work, the same nxt as the stack pass (tests/test_rebind.py compares them).  ``walk`` is
-    unused (kept for the call)."""
-    return NextSmaller(gap)
-
-
 class NextSmaller:
     """``ns[c]``: the first j > c with a[j] < a[c], len(a) if none (an integer array, exact).
 
@@ -100,6 +90,49 @@ class NextSmaller:
 
     def __len__(self):
         return self.n
+
+    def all(self) -> np.ndarray:
+        """ns[c] for every c at once: the same lifting, each level one numpy pass over all starts (a
+        gathered window minimum compared with a[c]), so log2(len) vector steps instead of a Python
+        query per visited cell (0.5 s of a 1000-step Laplace spec, issue #25)."""
+        n = self.n
+        pos = np.arange(1, n + 1, dtype=np.int64)
+        for k in range(len(self.levels) - 1, -1, -1):
+            lev = self.levels[k]
+            fits = pos + (1 << k) <= n
+            ok = np.zeros(n, dtype=bool)
+            ok[fits] = lev[pos[fits]] >= self.a[fits]
+            pos = pos + np.where(ok, 1 << k, 0)
+        return pos
+
+
+def _walk(ia: int, ib: int, gap: np.ndarray, nxt, A0: float, Hc: float, hf: float) -> list:
+    """The knot walk from ia to ib: at a knot i in coarse cell c the next knot is i + gap[c], but never past
+    the first fine index j_next of the next denser cell nxt[c] (then i + max(1, j_next - i)).  Knots are
+    sparse against the coarse cells (a Laplace step of a 1000-step spec visits ~150 cells for ~300 knots),
+    so the walk stays a Python loop, over plain lists, with j_next looked up once per visited cell: the
+    method lookup per knot had cost 0.6 of 1.4 s in that spec (issue #25).  Knots decide accuracy only;
+    tests/test_knot_walk.py keeps the former walk as the reference and compares the knots."""
+    M_ = len(gap)
+    gl = gap.tolist()
+    last = M_ - 1
+    nexts = {}
+    out = []
+    i = ia
+    while i < ib:
+        out.append(i)
+        c = min(max(int((i * hf - A0) / Hc), 0), last)
+        g = gl[c]
+        if g > 1:
+            if c in nexts:
+                jn = nexts[c]
+            else:
+                k = nxt[c]
+                jn = nexts[c] = math.floor((A0 + k * Hc) / hf) if k < M_ else None
+            if jn is not None and i + g > jn:
+                g = max(1, jn - i)
+        i += g
+    return out
 
 
 def _knots(model, h: Fraction, lam: float, tol: float = 1e-13) -> np.ndarray:
@@ -151,21 +184,7 @@ def _knots(model, h: Fraction, lam: float, tol: float = 1e-13) -> np.ndarray:
     count = float(np.sum(np.where(keep, fine_per / gap, 0.0)))
     if count > KNOT_BUDGET:
         gap = np.clip(np.ceil(gap * (count / KNOT_BUDGET)), 1, 2 ** 24).astype(np.int64)
-    nxt = _next_denser(gap, ib - ia)
-    knots = []
-    i = ia
-
-    def cell_of(j):
-        return min(max(int((j * hf - A0) / Hc), 0), M_ - 1)
-    while i < ib:
-        knots.append(i)
-        c = cell_of(i)
-        g = int(gap[c])
-        if g > 1 and nxt[c] < M_:
-            j_next = math.floor((A0 + nxt[c] * Hc) / hf)
-            if i + g > j_next:
-                g = max(1, j_next - i)
-        i += g
+    knots = _walk(ia, ib, gap, NextSmaller(gap).all().tolist(), A0, Hc, hf)
     knots.append(ib)
     ks = set(knots)
     for a in model.atoms:
@@ -282,28 +301,35 @@ def _deficits(SP, SQ, QA, s, D):
     never breaks another cell).  Returns exact floats."""
     from flint import arb
     n = len(s)
-    thetas, deltas, gaps = [], [], []
+    thetas, deltas, gaps, dhis = [], [], [], []
+    ulp0 = math.ulp(0.0)
     for i in range(n - 1):
-        qopen = SQ[i] - SQ[i + 1] - QA[i + 1]            # Q-mass of the open cell (l_i, l_{i+1})
-        delta = D[i + 1] - D[i] + SQ[i] * (s[i + 1] - s[i])
+        s0, s1 = s[i], s[i + 1]
+        dq, dp = SQ[i] - SQ[i + 1], SP[i] - SP[i + 1]
+        delta = s1 * dq - dp          # = D_{i+1} - D_i + S_Q(l_i)(s_{i+1} - s_i), D = S_P - s S_Q
+        qa = QA[i + 1]
+        if qa != 0:                   # exact zero (no atom on the knot) subtracts nothing
+            dq, dp = dq - qa, dp - s1 * qa
         th = 1.0
-        if qopen > 0:
-            c = (SP[i] - SP[i + 1] - s[i + 1] * QA[i + 1]) / qopen     # P_open / Q_open, in [s_i, s_{i+1}]
-            th = max(min(_up((c - s[i]) / (s[i + 1] - s[i])), 1.0), math.ulp(0.0))
+        if dq > 0:                    # dq: Q-mass of the open cell; dp / dq in [s_i, s_{i+1}]
+            th = max(min(_up((dp / dq - s0) / (s1 - s0)), 1.0), ulp0)
+        dhi = _up(delta)
         thetas.append(th)
         deltas.append(delta)
-        gaps.append(max(_up(arb(th) * delta), 0.0))
+        dhis.append(dhi)
+        gaps.append(max(_up(delta * th), 0.0) if dhi > 0 else 0.0)
     sp0, sq0 = SP[0], SQ[0]
     e = [0.0] * n
     for i in range(n):
         g = max(gaps[i - 1] if i > 0 else 0.0, gaps[i] if i < n - 1 else 0.0)
-        tau = max(_down(D[i] - sp0 + s[i] * sq0), 0.0)
-        e[i] = min(g, tau)
+        e[i] = min(g, max(_down(D[i] - sp0 + s[i] * sq0), 0.0)) if g > 0 else 0.0
     for i in range(n - 1):
+        if e[i + 1] >= dhis[i]:       # then f(theta) >= (1 - theta) e_i >= 0 for every theta in (0, 1]
+            continue
         th = arb(thetas[i])
         if ((1 - th) * arb(e[i]) + th * (arb(e[i + 1]) - deltas[i])).lower() >= 0:
             continue
-        dhi = max(_up(deltas[i]), 0.0)
+        dhi = max(dhis[i], 0.0)
         if thetas[i] < 1:
             x = deltas[i] - arb(e[i]) * ((1 - th) / th)
             e[i + 1] = max(e[i + 1], min(max(_up(x), 0.0), dhi))

@@ -37,7 +37,7 @@ def test_mutation_rebind_wrong_value_is_caught(monkeypatch):
 
 
 def _stack(gap):
-    # reference: the former stack pass of numeric.pld_discretise._next_denser
+    # reference: the former stack pass of numeric.pld_discretise._knots
     n = len(gap)
     nxt = np.full(n, n, dtype=np.int64)
     stack = []
@@ -55,11 +55,13 @@ def next_smaller(gap):
 
 
 def test_next_smaller_equals_stack_pass():
+    from numeric.pld_discretise import NextSmaller
     rng = np.random.default_rng(7)
     for n in (1, 2, 3, 7, 64, 4096, 4099):
         for hi in (2, 5, 2 ** 24):
             gap = rng.integers(1, hi, n)
             assert (next_smaller(gap) == _stack(gap)).all()
+            assert (NextSmaller(gap).all() == _stack(gap)).all()
 
 
 def test_mutation_next_smaller_off_by_one_is_caught():

@@ -214,7 +214,21 @@ def _components(plan, engine: bool = True):
             out.append((PS.subsampled_step(record, rate, sampling), count))
             continue
         out.append((M.from_record(record), count))
-    return out, (IDENTITY if not out else None)
+    return (_merge_gaussians(out) if engine else out), (IDENTITY if not out else None)
+
+
+def _merge_gaussians(out):
+    """The engine's list with its plain Gaussian entries (two or more rows) replaced by the one step
+    G_sqrt(sum k mu^2) (``numeric.pld_mechanisms.merged_gaussian``: exact, Dong-Roth-Su 2022 Cor. 3.3), so a
+    spec of many distinct G_mu steps costs one discretised step instead of one each (issue #25)."""
+    from numeric import pld_mechanisms as M
+    gauss = [(m.directions[0].mu, k) for m, k in out
+             if len(m.directions) == 1 and isinstance(m.directions[0], M.Gaussian) and m.directions[0].mu is not None]
+    if len(gauss) < 2:
+        return out
+    rest = [(m, k) for m, k in out
+            if not (len(m.directions) == 1 and isinstance(m.directions[0], M.Gaussian) and m.directions[0].mu is not None)]
+    return rest + [(M.merged_gaussian(gauss), 1)]
 
 
 def _exact_limit(kind, args):
