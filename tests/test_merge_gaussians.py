@@ -71,6 +71,17 @@ def test_mutation_merge_without_squares_is_caught(tmp_path, monkeypatch):
     assert not lo <= ref <= hi
 
 
+def test_no_merge_beyond_one_step_limit():
+    # two 10^4-fold G_100 rows: merged mu ~ 1.4e4 > 100, the engine's one-step limit; kept as two rows
+    from proofs_check.cli.compose_fdp import _components
+    plan = [("gaussian", {"mu": "100"}, 10000, None), ("gaussian", {"mu": "99"}, 10000, None)]
+    out, _ = _components(plan)
+    assert [k for _, k in out] == [10000, 10000]
+    plan = [("gaussian", {"mu": "70"}, 1, None), ("gaussian", {"mu": "71"}, 1, None)]     # 4900 + 5041 <= 10^4
+    out, _ = _components(plan)
+    assert len(out) == 1
+
+
 @pytest.mark.parametrize("mu2", ["0", "-1"])
 def test_merged_gaussian_needs_positive_mu2(mu2):
     from numeric import pld_mechanisms as M
