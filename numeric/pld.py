@@ -472,7 +472,7 @@ class Composition:
                 raise
             return coarse.delta(eps)
         spent = last = self._knot_count()
-        h = G.delta_grid(self, res, self.h, spent, last)
+        h = G.delta_grid(self, res, self.h, spent, last, self)
         while h is not None:
             sub = self._sub(h, self.tol)
             fine = sub._delta_once(eps)
@@ -481,7 +481,7 @@ class Composition:
                                       seconds=res.seconds + fine.seconds)
             last = sub._knot_count()
             spent += last
-            h = G.delta_grid(self, res, h, spent, last)
+            h = G.delta_grid(self, res, h, spent, last, sub)
         return res
 
     def _knot_count(self) -> int:

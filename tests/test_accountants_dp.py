@@ -156,9 +156,13 @@ def test_stored_values_cover_the_grid_and_the_trees():
 
 @pytest.mark.parametrize("q, s, T, delta", [(0.1, 5.0, 100, 1e-10), (0.01, 1.1, 100, 1e-5)])
 def test_stored_values_are_current(q, s, T, delta):
-    """The stored peer values are what the installed dp_accounting computes (it is deterministic)."""
+    """The stored peer values are what the installed dp_accounting computes, to 1e-6 relative: it is
+    deterministic on one machine, not across CPUs (its FFTs round differently; on a fresh machine on
+    2026-11-28 the first cell's pair moved by 2.7e-7 relative with the same package versions)."""
     cell = stored()["cells"][cell_key(q, s, T, delta)]
-    assert (cell["optimistic"], cell["pessimistic"]) == dp_accounting_pair(q, s, T, delta)
+    now = dp_accounting_pair(q, s, T, delta)
+    assert cell["optimistic"] == pytest.approx(now[0], rel=1e-6)
+    assert cell["pessimistic"] == pytest.approx(now[1], rel=1e-6)
 
 
 def check_cell(q, s, T, delta, optimistic, pessimistic):
