@@ -149,6 +149,7 @@ def query_grid(comp, logd: float, delta):
 #: about 20-60 microseconds of Arb work; a deterministic budget, so that the same query gives the same bracket)
 DELTA_RTOL = 2e-5
 DELTA_KNOT_BUDGET = 20000
+DELTA_KNOT_CAP = 3_000_000
 #: largest FFT window (points) a refined delta(eps) run may need, predicted as 4 times the last run's
 DELTA_WINDOW = 2 ** 22
 
@@ -158,9 +159,9 @@ def delta_grid(comp, res, h_last, knots_spent: int, knots_last: int, last=None):
 
     Only for the default grid and tolerance with the second-order scheme, while the bracket ``res`` (all
     runs so far intersected) is wider than DELTA_RTOL relative: h_last / 4, down to 1/64 of the default
-    h, when the knots of that run keep the query within its budget: DELTA_KNOT_BUDGET plus three times the
-    first run's knots (all runs of a query together), and its FFT window stays within
-    DELTA_WINDOW points.  The next run's knots are counted, not guessed: ``_knots`` is float work, a small
+    h, when the knots of that run keep the query within its budget (all runs of a query together: three
+    times the first run's knots, at least DELTA_KNOT_BUDGET, at most DELTA_KNOT_CAP, ~75 s of Arb work) and
+    its FFT window stays within DELTA_WINDOW points.  The next run's knots are counted, not guessed: ``_knots`` is float work, a small
     part of a knot's cost, and is asked of every step and tilt of the last run (``last``, its composition;
     without it knots are predicted to grow as 1/h, which holds only where every grid point is a knot: a
     1000-step mixed spec, delta(1) width 15 %, needed 1.3 times its knots on a 4 times finer grid, and
@@ -173,7 +174,7 @@ def delta_grid(comp, res, h_last, knots_spent: int, knots_last: int, last=None):
     rel = float((res.delta_upper - res.delta_lower) / res.delta_upper)
     if not rel > DELTA_RTOL or h_last / 4 < comp.h / 64:
         return None
-    budget = DELTA_KNOT_BUDGET + 3 * comp._knot_count()
+    budget = max(DELTA_KNOT_BUDGET, min(3 * comp._knot_count(), DELTA_KNOT_CAP))
     if last is None:
         need = 4 * knots_last
     else:
