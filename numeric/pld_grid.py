@@ -149,7 +149,7 @@ def query_grid(comp, logd: float, delta):
 #: about 20-60 microseconds of Arb work; a deterministic budget, so that the same query gives the same bracket)
 DELTA_RTOL = 2e-5
 DELTA_KNOT_BUDGET = 20000
-DELTA_KNOT_CAP = 3_000_000
+DELTA_KNOT_CAP = 1_000_000
 #: largest FFT window (points) a refined delta(eps) run may need, predicted as 4 times the last run's
 DELTA_WINDOW = 2 ** 22
 
@@ -160,13 +160,15 @@ def delta_grid(comp, res, h_last, knots_spent: int, knots_last: int, last=None):
     Only for the default grid and tolerance with the second-order scheme, while the bracket ``res`` (all
     runs so far intersected) is wider than DELTA_RTOL relative: h_last / 4, down to 1/64 of the default
     h, when the knots of that run keep the query within its budget (all runs of a query together: three
-    times the first run's knots, at least DELTA_KNOT_BUDGET, at most DELTA_KNOT_CAP, ~75 s of Arb work) and
-    its FFT window stays within DELTA_WINDOW points.  The next run's knots are counted, not guessed: ``_knots`` is float work, a small
-    part of a knot's cost, and is asked of every step and tilt of the last run (``last``, its composition;
-    without it knots are predicted to grow as 1/h, which holds only where every grid point is a knot: a
-    1000-step mixed spec, delta(1) width 15 %, needed 1.3 times its knots on a 4 times finer grid, and
-    the 4x guess refused it).  Every grid gives a certified bracket, so this choice moves only width
-    and time.  The width does not shrink as h^2 where a step has kinks: 10 x Laplace(0.1), delta(0.5):
+    times the first run's knots, at least DELTA_KNOT_BUDGET, at most DELTA_KNOT_CAP, ~25 s of Arb work)
+    and its FFT window stays within DELTA_WINDOW points.  The next run's knots are counted, not guessed:
+    ``_knots`` is float work, a small part of a knot's cost, and is asked of every step and tilt of the
+    last run (``last``, its composition; without it knots are predicted to grow as 1/h, which holds only
+    where every grid point is a knot: 80 distinct Laplace steps need 1.5 times their knots on a 4 times
+    finer grid, and the 4x guess refused them; tests/test_delta_refine.py).  The cap keeps large specs at
+    one run: 1000 mixed steps (bench generator, delta(1) 15 % wide in 39 s CPU) would need 1.03M + 1.30M
+    knots for two runs (3 % wide in 76 s).  Every grid gives a certified bracket, so this choice moves only
+    width and time.  The width does not shrink as h^2 where a step has kinks: 10 x Laplace(0.1), delta(0.5):
     5.2e-6 on the default h = 1/400, 2.1e-6 on 1/1600, 8.5e-7 on 1/6400, 5.4e-7 on 1/12800, then flat
     (the knot tolerance)."""
     if comp._explicit or comp.scheme != "interpolate" or not res.delta_upper > 0:
