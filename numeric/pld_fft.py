@@ -248,9 +248,9 @@ def _convolve(items, parts, N: int, W0: int):
     # distinct count-1 steps: one part from numeric.pld_tree's product tree, its own 2-norm error d
     # (x is then inexact: the spectrum error gains sqN d, |X| <= ||x||_1 + sqrt(len) d; docstring there)
     from .pld_tree import fold, split
-    rest, tree = split(items, parts, N, fft_eta)
+    rest, trees = split(items, parts, N, fft_eta)
     work = [((items[j][0].knots % N).astype(np.int64), parts[j][1], items[j][1], 0.0) for j in rest]
-    if tree is not None:
+    for tree in trees:
         idx_t, x_t, d_t = fold(tree, N)
         work.append((idx_t, x_t, 1, d_t))
     for idx, x, k, d in work:

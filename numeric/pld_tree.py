@@ -5,7 +5,8 @@ a spec of n distinct steps (count 1 each) costs n FFTs of length N, and N itself
 Laplace steps: 1002 transforms, 170 s of CPU).  Here the count-1 steps whose support is short are first
 composed pairwise in a balanced tree of *linear* convolutions, each by an FFT of the smallest power of two
 that holds the result, so that the n steps cost about log2(n) transforms of the final length; the tree's
-result enters ``_convolve`` as one more part (count 1) with a 2-norm bound on its error.
+result enters ``_convolve`` as one more part (count 1) with a 2-norm bound on its error (the top
+subtrees as several parts, when joining them would need a transform as long as the window: ``split``).
 
 Error argument (the same model as ``_convolve``: Higham's bound for the computed FFT, assumption A2 of
 pld_fft's docstring, ``pld_fft.fft_eta``, passed in by the caller).  Write a, b for the exact (tilted) arrays of two subtrees, a~, b~ for the
@@ -82,21 +83,30 @@ def _dense(knots: np.ndarray, x: np.ndarray):
     return lo, arr, 0.0
 
 
+def _join_length(a, b) -> int:
+    n = len(a[1]) + len(b[1]) - 1
+    return 1 << max(1, (n - 1).bit_length())
+
+
 def split(items, parts, N: int, eta_of):
-    """(rest, tree): the indices of the items ``_convolve`` transforms itself, and the tree's part (lo, x~, d)
-    or None.  Tree members: count 1, knot span <= N / SPAN_FRACTION, at least MIN_TREE of them."""
+    """(rest, trees): the indices of the items ``_convolve`` transforms itself, and the tree's parts
+    [(lo, x~, d), ...] (empty when there is no tree).  Tree members: count 1, knot span <= N /
+    SPAN_FRACTION, at least MIN_TREE of them.  The levels join pairs while a join's transform is shorter
+    than the window N; the subtrees left then enter ``_convolve`` as parts of their own, each transformed
+    once on N points, which is what the top joins would have cost again (1000 distinct Laplace steps: the
+    top join was a 2^21-point transform, the window 2^21 too)."""
     members = [j for j, (meas, k) in enumerate(items)
                if k == 1 and len(meas.knots) and int(meas.knots.max() - meas.knots.min()) <= N // SPAN_FRACTION]
     if len(members) < MIN_TREE:
-        return list(range(len(items))), None
+        return list(range(len(items))), []
     level = [_dense(items[j][0].knots, parts[j][1]) for j in members]
-    while len(level) > 1:
+    while len(level) > 1 and _join_length(level[0], level[1]) < N:
         nxt = [_join(level[i], level[i + 1], eta_of) for i in range(0, len(level) - 1, 2)]
         if len(level) % 2:
             nxt.append(level[-1])
         level = nxt
     keep = set(members)
-    return [j for j in range(len(items)) if j not in keep], level[0]
+    return [j for j in range(len(items)) if j not in keep], level
 
 
 def fold(tree, N: int):

@@ -102,6 +102,30 @@ def test_engine_bracket_with_tree_holds_brute_force(tmp_path, monkeypatch):
     assert used and lo <= ref <= hi and hi - lo <= 1e-6 * ref
 
 
+@pytest.mark.parametrize("stop", [0, 3])
+def test_engine_bracket_with_subtrees_as_parts_holds_brute_force(tmp_path, monkeypatch, stop):
+    # the levels stop joining (stop = 0: at once, 10 parts; 3: after the joins of up to 3-point results),
+    # as when a join would need a transform as long as the window: the subtrees enter _convolve as parts
+    counts = []
+    orig_split, orig_len = PT.split, PT._join_length
+    monkeypatch.setattr(PT, "_join_length", lambda a, b: orig_len(a, b) if len(a[1]) + len(b[1]) - 1 <= stop
+                        else 1 << 40)
+    monkeypatch.setattr(PT, "split", lambda *a: (lambda r: counts.append(len(r[1])) or r)(orig_split(*a)))
+    ref = _brute("1.3")
+    lo, hi = _engine_bracket(tmp_path, "1.3")
+    assert counts and min(counts) > 1 and lo <= ref <= hi and hi - lo <= 1e-6 * ref
+
+
+def test_engine_bracket_mutation_dropped_subtree_is_caught(tmp_path, monkeypatch):
+    """Mutation: the levels stop at once and the last subtree part is lost; the bracket must miss."""
+    orig_split = PT.split
+    monkeypatch.setattr(PT, "_join_length", lambda a, b: 1 << 40)
+    monkeypatch.setattr(PT, "split", lambda *a: (lambda r: (r[0], r[1][:-1]))(orig_split(*a)))
+    ref = _brute("1.3")
+    lo, hi = _engine_bracket(tmp_path, "1.3")
+    assert not (lo <= ref <= hi)
+
+
 def test_engine_bracket_mutation_shifted_tree_is_caught(tmp_path, monkeypatch):
     orig = PT._join
     monkeypatch.setattr(PT, "_join", lambda l, r, e: (lambda o: (o[0] + 1, o[1], o[2]))(orig(l, r, e)))
@@ -114,5 +138,5 @@ def test_engine_bracket_mutation_shifted_tree_is_caught(tmp_path, monkeypatch):
 def test_few_steps_skip_the_tree(n):
     class _Meas:
         knots = np.array([0, 3])
-    rest, tree = PT.split([(_Meas(), 1)] * n, [(None, np.ones(2), 1)] * n, 1 << 10, fft_eta)
-    assert tree is None and rest == list(range(n))
+    rest, trees = PT.split([(_Meas(), 1)] * n, [(None, np.ones(2), 1)] * n, 1 << 10, fft_eta)
+    assert trees == [] and rest == list(range(n))
