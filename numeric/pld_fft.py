@@ -236,6 +236,16 @@ def fft_eta(n: int) -> float:
     return FFT_SAFETY * L2 * eta / (1 - L2 * eta)
 
 
+def _work(items, parts, rest, trees, N: int, fold):
+    """The (indices mod N, x, count, 2-norm error) of ``_convolve``'s parts, one at a time: a tree part
+    is built (``pld_tree.fold``) only when its turn comes and is dropped after its transform."""
+    for j in rest:
+        yield (items[j][0].knots % N).astype(np.int64), parts[j][1], items[j][1], 0.0
+    for tree in trees:
+        idx_t, x_t, d_t = fold(tree, N)
+        yield idx_t, x_t, 1, d_t
+
+
 def _convolve(items, parts, N: int, W0: int):
     """The circular composition of the tilted parts on N points by FFT, pointwise powers and an
     inverse FFT: (y, E_out), y rotated so that y[i] is grid index W0 + i and E_out a bound on
@@ -249,11 +259,7 @@ def _convolve(items, parts, N: int, W0: int):
     # (x is then inexact: the spectrum error gains sqN d, |X| <= ||x||_1 + sqrt(len) d; docstring there)
     from .pld_tree import fold, split
     rest, trees = split(items, parts, N, fft_eta)
-    work = [((items[j][0].knots % N).astype(np.int64), parts[j][1], items[j][1], 0.0) for j in rest]
-    for tree in trees:
-        idx_t, x_t, d_t = fold(tree, N)
-        work.append((idx_t, x_t, 1, d_t))
-    for idx, x, k, d in work:
+    for idx, x, k, d in _work(items, parts, rest, trees, N, fold):
         arr = np.zeros(N)
         np.add.at(arr, idx, x)
         X = np.fft.rfft(arr)          # the half spectrum 0..N/2; the rest is its mirror image
