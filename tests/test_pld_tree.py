@@ -140,3 +140,32 @@ def test_few_steps_skip_the_tree(n):
         knots = np.array([0, 3])
     rest, trees = PT.split([(_Meas(), 1)] * n, [(None, np.ones(2), 1)] * n, 1 << 10, fft_eta)
     assert trees == [] and rest == list(range(n))
+
+
+def test_planned_parts_hold_the_exact_product():
+    """The parts ``split`` plans (built by ``fold`` one at a time) together carry the exact linear
+    convolution of every member: the exact product of the members (Fractions) against the float product
+    of the built parts, within the parts' own 2-norm errors (to first order) plus float slack."""
+    class _M:
+        def __init__(self, knots):
+            self.knots = knots
+    rng = np.random.default_rng(3)
+    items, parts = [], []
+    for i in range(11):
+        knots = np.arange(i % 3, i % 3 + 4 + i % 2)
+        items.append((_M(knots), 1))
+        parts.append((None, rng.random(len(knots)), 1))
+    rest, trees = PT.split(items, parts, 1 << 6, fft_eta)
+    assert rest == [] and len(trees) > 1
+    built = [PT.fold(t, 1 << 10) for t in trees]
+    exact = [Fraction(1)]
+    for (meas, _), (_, x, _) in zip(items, parts):
+        exact = _exact_conv(exact, x)
+    lo_exact = sum(int(m.knots.min()) for m, _ in items)
+    prod, lo, err = np.ones(1), 0, 0.0
+    for idx, x, d in built:
+        lo += int(idx[0])
+        err = err * float(np.abs(x).sum()) + d * float(np.abs(prod).sum()) + err * d
+        prod = np.convolve(prod, x)
+    assert lo == lo_exact and len(prod) == len(exact)
+    assert _dist(prod, exact) <= err + 1e-12 * float(np.abs(prod).sum())
