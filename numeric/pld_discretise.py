@@ -94,7 +94,8 @@ class NextSmaller:
     def all(self) -> np.ndarray:
         """ns[c] for every c at once: the same lifting, each level one numpy pass over all starts (a
         gathered window minimum compared with a[c]), so log2(len) vector steps instead of a Python
-        query per visited cell (0.5 s of a 1000-step Laplace spec, issue #25)."""
+        query per visited cell (cProfile put 0.5 s of a 1000-step Laplace spec on those queries; unprofiled,
+        the spec's time did not change measurably: BENCHMARKS.md, ninth session)."""
         n = self.n
         pos = np.arange(1, n + 1, dtype=np.int64)
         for k in range(len(self.levels) - 1, -1, -1):
@@ -110,8 +111,9 @@ def _walk(ia: int, ib: int, gap: np.ndarray, nxt, A0: float, Hc: float, hf: floa
     """The knot walk from ia to ib: at a knot i in coarse cell c the next knot is i + gap[c], but never past
     the first fine index j_next of the next denser cell nxt[c] (then i + max(1, j_next - i)).  Knots are
     sparse against the coarse cells (a Laplace step of a 1000-step spec visits ~150 cells for ~300 knots),
-    so the walk stays a Python loop, over plain lists, with j_next looked up once per visited cell: the
-    method lookup per knot had cost 0.6 of 1.4 s in that spec (issue #25).  Knots decide accuracy only;
+    so the walk stays a Python loop, over plain lists, with j_next looked up once per visited cell (issue
+    #25; cProfile overstated this walk's share, the spec's time did not change measurably).  Knots decide
+    accuracy only;
     tests/test_knot_walk.py keeps the former walk as the reference and compares the knots."""
     M_ = len(gap)
     gl = gap.tolist()
