@@ -180,7 +180,7 @@ class LossModel:
 
 class Gaussian(LossModel):
     """The pair N(0, 1) against N(mu, 1): L ~ N(mu^2/2, mu^2) under P.  Given by mu, or by mu2 = mu^2 (exact),
-    the form a merged list of Gaussian steps takes (``merged_gaussian``): the tails then use the Arb ball
+    the form a merged list of Gaussian steps takes (``numeric.pld_gaussian_merge``): the tails then use the Arb ball
     of sqrt(mu2), an enclosure like every other."""
 
     def __init__(self, mu=None, mu2=None):
@@ -695,15 +695,6 @@ class Mechanism:
 def gaussian(mu) -> Mechanism:
     """Gaussian mechanism with f = G_mu (noise sd = sensitivity / mu)."""
     return Mechanism(f"gaussian(mu={mu})", [Gaussian(mu)], True)
-
-
-def merged_gaussian(mus_counts) -> Mechanism:
-    """G_mu1^k1 x ... x G_mun^kn as the one step G_mu, mu^2 = sum k_i mu_i^2 (exact: Dong-Roth-Su 2022,
-    Cor. 3.3; the composed pair is N(0, I) against N(v, I) with |v|^2 = sum k_i mu_i^2, and only |v|
-    matters).  ``mus_counts``: [(mu, k)] with mu exact (decimal text or Fraction)."""
-    mu2 = sum((exact(mu, "mu") ** 2 * k for mu, k in mus_counts), Fraction(0))
-    model = Gaussian(mu2=mu2)
-    return Mechanism(model.name, [model], True)
 
 
 def laplace(eps) -> Mechanism:

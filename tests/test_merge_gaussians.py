@@ -1,5 +1,5 @@
 """Plain Gaussian entries of a spec are composed exactly as one G_mu, mu^2 = sum k_i mu_i^2, before the
-engine (proofs_check.cli.compose_fdp._merge_gaussians, numeric.pld_mechanisms.merged_gaussian; issue #25)."""
+engine (proofs_check.cli.compose_fdp._merge_gaussians, numeric.pld_gaussian_merge; issue #25)."""
 
 from __future__ import annotations
 
@@ -60,12 +60,13 @@ def test_merge_makes_one_gaussian():
 
 def test_mutation_merge_without_squares_is_caught(tmp_path, monkeypatch):
     """Mutation: sum k mu instead of k mu^2; the bracket must then miss the reference."""
+    from numeric import pld_gaussian_merge as GM
     from numeric import pld_mechanisms as M
 
     def without_squares(mus_counts):
         model = M.Gaussian(mu2=sum(Fraction(mu) * k for mu, k in mus_counts))
         return M.Mechanism(model.name, [model], True)
-    monkeypatch.setattr(M, "merged_gaussian", without_squares)
+    monkeypatch.setattr(GM, "merged_gaussian", without_squares)
     lo, hi = _bracket(tmp_path, SPEC)
     ref = _delta_reference(MU2, AT)
     assert not lo <= ref <= hi

@@ -218,21 +218,12 @@ def _components(plan, engine: bool = True):
 
 
 def _merge_gaussians(out):
-    """The engine's list with its plain Gaussian entries (two or more rows) replaced by the one step
-    G_sqrt(sum k mu^2) (``numeric.pld_mechanisms.merged_gaussian``: exact, Dong-Roth-Su 2022 Cor. 3.3), so a
-    spec of many distinct G_mu steps costs one discretised step instead of one each (issue #25).  Only while
-    the merged mu stays within the engine's one-step limit (``LARGEST``): beyond it one step's loss spreads
-    past its grid (two 10^4-fold G_100 rows merged answered eps(1e-5) uncertified, unmerged certified)."""
+    """The engine's list with its plain Gaussian rows merged exactly while the merged mu stays within the
+    engine's one-step limit ``LARGEST`` (``numeric.pld_gaussian_merge.merge_gaussian_rows``; issue #25)."""
     from fractions import Fraction
 
-    from numeric import pld_mechanisms as M
-
-    def plain(m):
-        return len(m.directions) == 1 and isinstance(m.directions[0], M.Gaussian) and m.directions[0].mu is not None
-    gauss = [(m.directions[0].mu, k) for m, k in out if plain(m)]
-    if len(gauss) < 2 or sum(mu * mu * k for mu, k in gauss) > Fraction(LARGEST) ** 2:
-        return out
-    return [(m, k) for m, k in out if not plain(m)] + [(M.merged_gaussian(gauss), 1)]
+    from numeric.pld_gaussian_merge import merge_gaussian_rows
+    return merge_gaussian_rows(out, Fraction(LARGEST))
 
 
 def _exact_limit(kind, args):
