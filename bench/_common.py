@@ -90,3 +90,11 @@ def machine_info() -> dict:
         "mpmath backend": mpmath.libmp.BACKEND,
         "sympy": sympy.__version__,
     }
+
+
+def print_markdown(header: list, rows: list) -> None:
+    """A markdown table: the header cells, a separator, one line per row of cells (already formatted)."""
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for cells in rows:
+        print("| " + " | ".join(str(c) for c in cells) + " |")

@@ -17,6 +17,10 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench._common import print_markdown  # noqa: E402
 
 #: (n, batch) giving q = 1e-3, 4e-3, 0.01, 0.1
 QS = ((1000, 1), (1000, 4), (100, 1), (10, 1))
@@ -51,11 +55,9 @@ def main(argv=None) -> int:
     print(f"cells {len(rows)}, answered {sum(r['rc'] == 0 for r in rows)}, peak RSS max {worst:.0f} MB, "
           f"cells above 1024 MB: {sum(r['rss_mb'] > 1024 for r in rows)}")
     if a.markdown:
-        print("| q | sigma | delta | peak RSS MB | wall s | eps bracket |")
-        print("|---|---|---|---|---|---|")
-        for r in rows:
-            print(f"| {r['q']:g} | {r['sigma']} | {r['delta']} | {r['rss_mb']:.0f} | {r['seconds']:.1f} | "
-                  f"[{r['eps_lower']}, {r['eps_upper']}] |")
+        print_markdown(["q", "sigma", "delta", "peak RSS MB", "wall s", "eps bracket"],
+                       [[f"{r['q']:g}", r["sigma"], r["delta"], f"{r['rss_mb']:.0f}", f"{r['seconds']:.1f}",
+                         f"[{r['eps_lower']}, {r['eps_upper']}]"] for r in rows])
     return 0 if worst <= 1024 and all(r["rc"] == 0 for r in rows) else 1
 
 

@@ -20,6 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench._common import print_markdown  # noqa: E402
 
 
 def _arb_route(n: int, rounds: int, delta: Fraction):
@@ -61,11 +62,11 @@ def main(argv=None) -> int:
             rows.append(row)
             print(row, flush=True)
     if a.markdown:
-        print("| n | R | eps bracket (certified) | rel. width | CPU s | blocks x width | one round's eps | Arb route |")
-        print("|---|---|---|---|---|---|---|---|")
-        for r in rows:
-            print(f"| {r['n']:.0e} | {r['R']} | [{r['lo']:.9g}, {r['hi']:.9g}] | {r['rel']:.1e} | {r['cpu']:.2f} | "
-                  f"{r['blocks']} x {r['width']} | {r['one']:.9g} | {r.get('arb', '')} |")
+        print_markdown(["n", "R", "eps bracket (certified)", "rel. width", "CPU s", "blocks x width",
+                        "one round's eps", "Arb route"],
+                       [[f"{r['n']:.0e}", r["R"], f"[{r['lo']:.9g}, {r['hi']:.9g}]", f"{r['rel']:.1e}",
+                         f"{r['cpu']:.2f}", f"{r['blocks']} x {r['width']}", f"{r['one']:.9g}", r.get("arb", "")]
+                        for r in rows])
     return 0 if all(r["ok"] for r in rows) else 1
 
 
