@@ -21,8 +21,9 @@ import mpmath
 import numpy as np
 import pytest
 
-from numeric import dpsgd, pld_discretise, pld_fft
+from numeric import dpsgd, pld_discretise
 from numeric.pld_discretise import SMALLEST_NORMAL, _upper_swept
+from tests.dpsgd_windows import eps_and_windows
 
 #: eps at delta = 1e-5 of q = 0.001, sigma = 5, T = 100 (max over both directions), reference error ~1e-15
 REF_Q001_S5_T100 = 0.004554064769
@@ -56,15 +57,7 @@ def test_sweep_moves_only_subnormal_masses_and_dominates():
 
 
 def _cell_windows(monkeypatch, q, sigma, T, delta):
-    sizes = []
-    orig = pld_fft._window
-
-    def spy(*a, **k):
-        r = orig(*a, **k)
-        sizes.append(r[1])
-        return r
-    monkeypatch.setattr(pld_fft, "_window", spy)
-    return dpsgd._composition(Fraction(q), Fraction(sigma), T).eps(delta), sizes
+    return eps_and_windows(monkeypatch, q, sigma, T, delta)
 
 
 def test_small_rate_cell_keeps_reference_on_a_small_window(monkeypatch):
