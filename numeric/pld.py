@@ -81,7 +81,9 @@ slope jumps times s; float masses are rounded down and the inequalities at every
 by (1+u)^{4n} - 1; if the check fails the masses are scaled down until it passes, and if that is
 not small the first-order measure (round every cell's P-mass down to its left knot; mass below l_0
 dropped) is used instead and the result says so.  Beyond the last knot K whose value can be set to 0
-(the cell before it still valid with e_K = D(s_K)) D~ is 0.
+(the cell before it still valid with e_K = D(s_K), by the right tangent at s_{K-1} or by the left tangent
+at s_K, whose slope is -Q(L >= l_K): ``pld_discretise._left_tangent_holds``, which keeps an atom at the
+top of the support where it is) D~ is 0.
 
 Single step, atoms on the grid.  A step whose finite loss is exactly a few atoms (``LossModel.atomic``:
 randomized response, the (eps, delta) pair) with every atom on hZ is its own discretisation: the
@@ -233,6 +235,11 @@ def _entries(components):
     return out
 
 
+#: largest lam h (``Composition._solve_lam``): at 40, ten shuffled rounds of n = 2 (eps(1e-6) one cell below
+#: the largest loss) had every cell below the top at e^-40 of it, under the FFT's error: lower end 0
+TILT_CELLS = 4.0
+
+
 class Composition:
     """Certified numeric composition of a list of (mechanism, count)."""
 
@@ -377,10 +384,10 @@ class Composition:
             return v - (lam + 1) * m1 - math.log((lam + 1) * sd) - target
         if g(1e-9) <= 0:
             return 0.0
-        # cap: lam h <= 40 keeps e^{-lam h} far from float underflow in grid_bounds' recursion (a
-        # target at the top of a bounded support asked for lam ~ 1e7 and got the trivial bound 1);
-        # any lam is valid, the cap only costs accuracy where the tilted mass sits on the last knot
-        cap = min(1e7, 40.0 / float(self.h))
+        # cap: lam h <= TILT_CELLS keeps e^{-lam h} far from float underflow in grid_bounds' recursion (a
+        # target at the top of a bounded support asked for lam ~ 1e7 and got the trivial bound 1) and the
+        # cells below the top readable; any lam is valid, the cap only moves accuracy
+        cap = min(1e7, TILT_CELLS / float(self.h))
         lo, hi = 1e-9, min(1.0, cap)
         while g(hi) > 0 and hi < cap:
             lo, hi = hi, min(hi * 2, cap)

@@ -371,6 +371,33 @@ def _deficits(SP, SQ, QA, s, D):
     return e, thetas, deltas
 
 
+def _left_tangent_holds(K, e, v, w, D, s, SQ, QA) -> bool:
+    """Whether v_K = 0 keeps the cell [s_{K-1}, s_K] below D by the left tangent at s_K, raising e_{K-1}
+    (and v, w there) as needed; the top cut's second test (``_lower_hull``).
+
+    D is convex with left derivative -Q(L >= l_K) at s_K, so L_K(s) = D_K + q (s_K - s) <= D(s) for s <= s_K
+    and any q <= Q(L >= l_K) = S_Q(l_K) + (the Q-atom at l_K); QA holds a lower bound of that atom (0 when
+    the model does not report it).  The chord from (s_{K-1}, v_{K-1}) to (s_K, 0) and L_K are linear on the
+    cell with chord(s_K) = 0 <= D_K = L_K(s_K), so the chord lies below L_K, hence below D, as soon as
+    v_{K-1} <= L_K(s_{K-1}), i.e. e_{K-1} >= D_{K-1} - D_K - q (s_K - s_{K-1}).  Raising a deficit never
+    breaks another cell (``_deficits``).  Why: the cell below an atom at the top of the support (a shuffled
+    round's clone pair, l = eps0) has D linear on it, and the right tangent's test needs Delta <= 0 exactly,
+    which balls of float tails never prove; the cut then moved the atom one knot down and ten rounds of
+    n = 2 lost the largest loss (eps bracket [0, 9.99994] at delta = 1e-6)."""
+    from flint import arb
+    need = D[K - 1] - D[K] - (SQ[K] + QA[K]) * (s[K] - s[K - 1])
+    up = _up(need)
+    if not math.isfinite(up):
+        return False
+    ek = max(e[K - 1], up, 0.0)
+    vk = D[K - 1] - arb(ek)
+    wk = _down(vk)
+    if not wk >= 0:
+        return False
+    e[K - 1], v[K - 1], w[K - 1] = ek, vk, wk
+    return True
+
+
 def _lower_hull(model, h, knots, SP, SQ, QA, balls) -> StepMeasure:
     """Second-order lower measure (numeric.pld's docstring); falls back to rounding down."""
     from flint import arb
@@ -390,6 +417,8 @@ def _lower_hull(model, h, knots, SP, SQ, QA, balls) -> StepMeasure:
     while K > 0 and not v[K].lower() >= 0:
         th = arb(thetas[K - 1])
         if ((1 - th) * arb(e[K - 1]) + th * (D[K] - deltas[K - 1])).lower() >= 0:
+            break
+        if _left_tangent_holds(K, e, v, w, D, s, SQ, QA):
             break
         K -= 1
     if K == 0:

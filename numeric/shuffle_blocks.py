@@ -369,7 +369,21 @@ class CloneBlockPair(LossModel):
         (sp_lo, sp_hi), (sq_lo, sq_hi) = self._sums(th_lo, th_hi)
         SP = [arb(float(a)).union(arb(float(b))) for a, b in zip(sp_lo, sp_hi)]
         SQ = [arb(float(a)).union(arb(float(b))) for a, b in zip(sq_lo, sq_hi)]
-        return SP, SQ, [arb(0)] * len(ls)
+        QA = [arb(0)] * len(ls)
+        if self.exact and self.eps0 in ls:
+            QA[ls.index(self.eps0)] = arb(self._q_top_lower())
+        return SP, SQ, QA
+
+    def _q_top_lower(self) -> float:
+        """A float <= Q(L = eps0), the Q-mass of the top atom (x = 0, t = 0) of the exact clone pair:
+        Q_c(0) = P_c(c + 1) = (1 - a) 2^-c, so Q(L = eps0) >= (1 - a) sum_c w_c 2^-c over the window (the
+        slices outside it only add).  Each w_lo[c] 2^-c is exact (a power of two; an underflow to a
+        smaller value only lowers it), fsum rounds to nearest and the result is stepped down once, the
+        product with the lower end of 1 - a too.  Reported as the knot's Q-atom (a lower bound is what the
+        lower measure may use: ``pld_discretise._left_tangent_holds`` and ``_deficits``)."""
+        terms = [math.ldexp(float(wc), -int(c)) for wc, c in zip(self.blk.w_lo, self.blk.lo)]
+        total = math.nextafter(math.fsum(terms), 0.0) if terms else 0.0
+        return max(math.nextafter(total * self.ab_lo, 0.0), 0.0)
 
     def _sums(self, th_lo, th_hi):
         """((S_P lower, S_P upper), (S_Q lower, S_Q upper)) as float arrays over the knots."""

@@ -1,0 +1,103 @@
+"""Shuffled rounds of a tiny clone pair keep the top atom (issue #26 item 1: ``shuffle --rounds`` at n <= 4).
+
+Ten rounds of the standard clone pair at n = 2, eps0 = 1 answered eps(1e-6) in [0, 9.99994]: the answer lies
+one grid cell below the largest loss R eps0 = 10, where only the all-top configuration has mass, and
+(1) the query's tilt (lam h = 40) left every cell below the top e^-40 of it, below the FFT's error, and (2)
+the lower measure moved the top atom one knot down (its cell's right-tangent test needs an exact zero that
+float tails never give).  Now ``numeric.pld.TILT_CELLS`` caps lam h at 4, the clone pair reports a lower
+bound of its top atom's Q-mass and ``numeric.pld_discretise._left_tangent_holds`` keeps the atom.
+
+Reference: the pair's atoms from the definition (FMT21, as the issue states it: C ~ Bin(n - 1, e^-eps0),
+P_c = a Bin(c, 1/2) + (1 - a)(Bin(c, 1/2) + 1), Q_c its mirror, a = e^eps0/(1 + e^eps0)), merged by the
+loss's argument x/(c + 1), the R-fold law by enumerating every count vector (multinomial weights), delta
+summed at 50 digits and eps(delta) by bisection: mpmath only, no dp-derive code.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+import mpmath
+import pytest
+
+from numeric import pld as P
+from numeric import pld_discretise as PD
+from numeric import shuffle_blocks as SB
+from numeric.shuffle_rounds import compose_rounds
+
+
+def _atoms(n: int, eps0: int):
+    """[(loss, P-mass, Q-mass)] of the standard clone pair, merged by t = x/(c + 1)."""
+    E = mpmath.e ** eps0
+    a, q = E / (1 + E), mpmath.e ** -eps0
+    merged = {}
+    for c in range(n):
+        w = comb(n - 1, c) * q ** c * (1 - q) ** (n - 1 - c)
+
+        def p(x, c=c):
+            left = comb(c, x) if 0 <= x <= c else 0
+            right = comb(c, x - 1) if 1 <= x <= c + 1 else 0
+            return (a * left + (1 - a) * right) / mpmath.mpf(2) ** c
+        for x in range(c + 2):
+            t = Fraction(x, c + 1)
+            pm, qm = merged.get(t, (0, 0))
+            merged[t] = (pm + w * p(x), qm + w * p(c + 1 - x))
+    return [(mpmath.log(pm / qm), pm) for pm, qm in merged.values()]
+
+
+def _reference_eps(n: int, eps0: int, rounds: int, delta: str):
+    with mpmath.workdps(50):
+        atoms = _atoms(n, eps0)
+        law = {(): mpmath.mpf(1)}          # count vectors, built atom type by atom type
+        for _ in atoms:
+            nxt = {}
+            for key, wt in law.items():
+                used = sum(key)
+                for m in range(rounds - used + 1):
+                    nxt[key + (m,)] = wt
+            law = nxt
+        terms = []
+        for key, _ in law.items():
+            if sum(key) != rounds:
+                continue
+            mult = mpmath.factorial(rounds)
+            loss, mass = 0, mpmath.mpf(1)
+            for m, (l, pm) in zip(key, atoms):
+                mult /= mpmath.factorial(m)
+                loss += m * l
+                mass *= pm ** m
+            terms.append((loss, mult * mass))
+
+        def delta_at(eps):
+            return mpmath.fsum(w * (1 - mpmath.exp(eps - l)) for l, w in terms if l > eps)
+        target = mpmath.mpf(delta)
+        lo, hi = mpmath.mpf(0), mpmath.mpf(eps0 * rounds)
+        for _ in range(120):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if delta_at(mid) > target else (lo, mid)
+        return (lo + hi) / 2
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_tiny_pair_rounds_hold_the_enumerated_eps(n):
+    ref = _reference_eps(n, 1, 10, "1e-6")
+    r = compose_rounds("standard-clone", Fraction(1), n, 10, at_delta=Fraction(1, 10 ** 6))
+    assert r.certified
+    assert mpmath.mpf(r.lower.numerator) / r.lower.denominator <= ref
+    assert ref <= mpmath.mpf(r.upper.numerator) / r.upper.denominator
+    assert float(r.upper - r.lower) / float(ref) < 1e-6          # was [0, 9.99994]
+
+
+@pytest.mark.parametrize("mutation", ["tilt 40", "no top Q-atom", "no left tangent"])
+def test_mutations_lose_the_top_atom(monkeypatch, mutation):
+    """Each part of the fix is needed: with any one undone the lower end falls from 9.999825 (the reference
+    9.99982489689...) to 0 or to one grid cell below (9.9974)."""
+    if mutation == "tilt 40":
+        monkeypatch.setattr(P, "TILT_CELLS", 40.0)
+    elif mutation == "no top Q-atom":
+        monkeypatch.setattr(SB.CloneBlockPair, "_q_top_lower", lambda self: 0.0)
+    else:
+        monkeypatch.setattr(PD, "_left_tangent_holds", lambda *a: False)
+    r = compose_rounds("standard-clone", Fraction(1), 2, 10, at_delta=Fraction(1, 10 ** 6))
+    assert float(r.lower) < 9.998
