@@ -242,36 +242,42 @@ def _tails_at(model, h: Fraction, knots, balls):
 
 
 def _upper_ctd(model, h, knots, SP, SQ, balls) -> StepMeasure:
-    """The second-order upper measure ("connect the dots", ``numeric.pld``'s docstring).
+    """The second-order upper measure ("connect the dots", ``numeric.pld``'s docstring): each cell's P-mass p
+    split between its knots as r* to the right and p - r* to the left, r* = (p e^-l_i - q)/(e^-l_i - e^-l_{i+1}),
+    summed per knot in Arb and rounded up.
 
-    Each cell's right mass is taken as a float r >= r* (the upper end of its ball, at most p's upper end
-    p_up; r* <= p since the cell's Q/P ratio lies between the ends' e^-l) and the left one as the ball
-    p - r when that is surely >= 0, else as the float max(upper end of p - r, 0).  Valid: the split with
-    exactly r* dominates (Jensen), and moving mass from the left knot to the right one, or adding mass,
-    only raises D; so any r >= r* with a left mass >= p - r dominates.  Adding the two balls r* and
-    p - r* (as before) added the right ball's radius twice: a clone pair at n = 10^8, eps0 = 0.01, whose
-    float tails carry radii of 1e-10 on cells of width ~1e-7 (r* divides by e^-l_i - e^-l_{i+1}), had an
-    upper measure of total mass 1.075, and 10^4 rounds of it a trivial upper delta."""
+    With wide tails this rounding adds the radius of r* twice, and r* divides by a tiny difference when the
+    loss is tiny: a clone pair at n = 10^8, eps0 = 0.01 (float tails with radii 1e-10 on cells ~1e-7 wide)
+    had an upper measure of total mass 1.075, and 10^4 rounds of it a trivial upper delta.  When the total
+    exceeds the finite mass by more than 1e-9, the split is redone with a float right mass r >= r* (the upper
+    end of its ball, at most p's upper end; r* <= p since the cell's Q/P ratio lies between the ends' e^-l)
+    and the left mass the ball p - r when that is surely >= 0, else the float max(upper end of p - r, 0).
+    Valid: the split with exactly r* dominates (Jensen), and moving mass from the left knot to the right
+    one, or adding mass, only raises D; so any r >= r* with a left mass >= p - r dominates."""
     from flint import arb
     n = len(knots)
-    mass = [arb(0)] * n
     em = [(-la).exp() for la in balls]
     total_fin = 1 - model.p_inf()
-    mass[0] = total_fin - SP[0]                       # mass at or below l_0, moved up to l_0
-    for i in range(n - 1):
-        p = SP[i] - SP[i + 1]
-        q = SQ[i] - SQ[i + 1]
-        den = em[i] - em[i + 1]
-        ru = _up((p * em[i] - q) / den)
-        pu = max(_up(p), 0.0)
-        r = min(max(ru, 0.0), pu) if ru == ru else pu          # (r* <= p <= pu; a NaN ball: all of p right)
-        ra = arb(r)
-        left = p - ra
-        if not left.lower() >= 0:
-            left = arb(max(_up(left), 0.0))
-        mass[i + 1] = mass[i + 1] + ra
-        mass[i] = mass[i] + left
-    out = np.array([max(_up(m), 0.0) for m in mass])
+    cells = [(SP[i] - SP[i + 1], SQ[i] - SQ[i + 1], em[i] - em[i + 1]) for i in range(n - 1)]
+
+    def split(floats: bool):
+        mass = [arb(0)] * n
+        mass[0] = total_fin - SP[0]                   # mass at or below l_0, moved up to l_0
+        for i, (p, q, den) in enumerate(cells):
+            right = (p * em[i] - q) / den
+            left = p - right
+            if floats:
+                ru, pu = _up(right), max(_up(p), 0.0)
+                right = arb(min(max(ru, 0.0), pu) if ru == ru else pu)   # (a NaN ball: all of p right)
+                left = p - right
+                if not left.lower() >= 0:
+                    left = arb(max(_up(left), 0.0))
+            mass[i + 1] = mass[i + 1] + right
+            mass[i] = mass[i] + left
+        return np.array([max(_up(m), 0.0) for m in mass])
+    out = split(False)
+    if math.fsum(out.tolist()) > 1 + 1e-9:
+        out = split(True)
     inf_mass = _up(model.p_inf() + SP[-1])
     return _upper_swept(knots, out, inf_mass, "")
 
