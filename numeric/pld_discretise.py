@@ -31,6 +31,8 @@ KNOT_BUDGET = 200_000
 SMALLEST_NORMAL = 2.0 ** -1022
 #: log of a coarse cell's mass below which ``_knots`` places no knots (20 below the float range)
 KNOT_FLOOR = math.log(SMALLEST_NORMAL) - 20
+#: ``_upper_ctd`` redoes its split with floats when the Arb split's total passes 1 by more than this
+UPPER_TOTAL_SLACK = 1e-9
 
 
 # ----------------------------------------------------------------------------------------------
@@ -249,7 +251,7 @@ def _upper_ctd(model, h, knots, SP, SQ, balls) -> StepMeasure:
     With wide tails this rounding adds the radius of r* twice, and r* divides by a tiny difference when the
     loss is tiny: a clone pair at n = 10^8, eps0 = 0.01 (float tails with radii 1e-10 on cells ~1e-7 wide)
     had an upper measure of total mass 1.075, and 10^4 rounds of it a trivial upper delta.  When the total
-    exceeds the finite mass by more than 1e-9, the split is redone with a float right mass r >= r* (the upper
+    passes 1 (the pair's whole mass) by more than UPPER_TOTAL_SLACK, the split is redone with a float right mass r >= r* (the upper
     end of its ball, at most p's upper end; r* <= p since the cell's Q/P ratio lies between the ends' e^-l)
     and the left mass the ball p - r when that is surely >= 0, else the float max(upper end of p - r, 0).
     Valid: the split with exactly r* dominates (Jensen), and moving mass from the left knot to the right
@@ -276,7 +278,7 @@ def _upper_ctd(model, h, knots, SP, SQ, balls) -> StepMeasure:
             mass[i] = mass[i] + left
         return np.array([max(_up(m), 0.0) for m in mass])
     out = split(False)
-    if math.fsum(out.tolist()) > 1 + 1e-9:
+    if math.fsum(out.tolist()) > 1 + UPPER_TOTAL_SLACK:
         out = split(True)
     inf_mass = _up(model.p_inf() + SP[-1])
     return _upper_swept(knots, out, inf_mass, "")
@@ -398,8 +400,8 @@ def _left_tangent_holds(K, e, v, w, D, s, SQ, QA) -> bool:
     (and v, w there) as needed; the top cut's second test (``_lower_hull``).
 
     D is convex with left derivative -Q(L >= l_K) at s_K, so L_K(s) = D_K + q (s_K - s) <= D(s) for s <= s_K
-    and any q <= Q(L >= l_K) = S_Q(l_K) + (the Q-atom at l_K); QA holds a lower bound of that atom (0 when
-    the model does not report it).  The chord from (s_{K-1}, v_{K-1}) to (s_K, 0) and L_K are linear on the
+    and any q <= Q(L >= l_K) = S_Q(l_K) + (the Q-atom at l_K); QA holds a ball of that atom or a lower
+    bound of it (0 when the model does not report it), and the test below takes the upper end of the need.  The chord from (s_{K-1}, v_{K-1}) to (s_K, 0) and L_K are linear on the
     cell with chord(s_K) = 0 <= D_K = L_K(s_K), so the chord lies below L_K, hence below D, as soon as
     v_{K-1} <= L_K(s_{K-1}), i.e. e_{K-1} >= D_{K-1} - D_K - q (s_K - s_{K-1}).  Raising a deficit never
     breaks another cell (``_deficits``).  Why: the cell below an atom at the top of the support (a shuffled

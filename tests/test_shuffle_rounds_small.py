@@ -10,7 +10,7 @@ bound of its top atom's Q-mass and ``numeric.pld_discretise._left_tangent_holds`
 Reference: the pair's atoms from the definition (FMT21, as the issue states it: C ~ Bin(n - 1, e^-eps0),
 P_c = a Bin(c, 1/2) + (1 - a)(Bin(c, 1/2) + 1), Q_c its mirror, a = e^eps0/(1 + e^eps0)), merged by the
 loss's argument x/(c + 1), the R-fold law by enumerating every count vector (multinomial weights), delta
-summed at 50 digits and eps(delta) by bisection: mpmath only, no dp-derive code.
+summed at 50 digits and eps(delta) by mpmath.findroot on a bracket: mpmath only, no dp-derive code.
 """
 
 from __future__ import annotations
@@ -72,11 +72,9 @@ def _reference_eps(n: int, eps0: int, rounds: int, delta: str):
         def delta_at(eps):
             return mpmath.fsum(w * (1 - mpmath.exp(eps - l)) for l, w in terms if l > eps)
         target = mpmath.mpf(delta)
-        lo, hi = mpmath.mpf(0), mpmath.mpf(eps0 * rounds)
-        for _ in range(120):
-            mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if delta_at(mid) > target else (lo, mid)
-        return (lo + hi) / 2
+        # delta is continuous and decreasing in eps, above target at 0 and 0 at R eps0: a bracketing solver
+        return mpmath.findroot(lambda e: delta_at(e) - target, (mpmath.mpf(0), mpmath.mpf(eps0 * rounds)),
+                               solver="anderson")
 
 
 @pytest.mark.parametrize("n", [2, 3])
