@@ -7,7 +7,8 @@ Laplace spec has 156 knots a step.  Here the same closed forms (``numeric.pld_me
 the Laplace item: for -eps <= l < eps, S_P(l) = 1 - e^{(l - eps)/2}/2 and S_Q(l) = e^{-(l + eps)/2}/2;
 S_P = S_Q = 1 below -eps, 0 at or above eps; Q-atoms 1/2 at -eps and e^{-eps}/2 at +eps) are evaluated
 in Arb at the caller's precision on the knot balls the caller already made (l_i = h k_i exactly, one
-fmpq each), so every returned value is an Arb enclosure of the exact one, as before; only the case
+fmpq each), with one exponential a knot (S_P = 1 - c e^{l/2}, S_Q = c e^{-l/2}, c = e^{-eps/2}/2), so every
+returned value is an Arb enclosure of the exact one, as before; only the case
 split moved from Fraction to integer arithmetic, and it is exact: with q = eps / h (a Fraction, h > 0),
   h k < -eps  <=>  k < -q  <=>  k < ceil(-q),      h k >= eps  <=>  k >= q  <=>  k >= ceil(q),
 and an atom +-eps lies on the knot k exactly when q is an integer and k = +-q.  Nothing here is float.
@@ -33,6 +34,7 @@ def tails_batch(model, h: Fraction, knots, balls):
     ea = arb(e.numerator) / e.denominator
     one, zero, half = arb(1), arb(0), arb(1) / 2
     q_top = (-ea).exp() * half                      # Q-mass of the atom at +eps
+    c = (-ea * half).exp() * half                   # e^{-eps/2}/2: S_P = 1 - c e^{l/2}, S_Q = c e^{-l/2}
     SP, SQ, QA = [], [], []
     for k, la in zip(knots.tolist(), balls):
         if k < bottom:
@@ -42,8 +44,9 @@ def tails_batch(model, h: Fraction, knots, balls):
             SP.append(zero)
             SQ.append(zero)
         else:
-            SP.append(1 - ((la - ea) * half).exp() * half)
-            SQ.append((-(la + ea) * half).exp() * half)
+            x = (la * half).exp()                   # one exponential a knot (each value still an Arb ball)
+            SP.append(1 - c * x)
+            SQ.append(c / x)
         if on_lattice and k == top:
             QA.append(q_top)
         elif on_lattice and k == -top:

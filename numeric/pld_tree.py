@@ -48,14 +48,14 @@ def _norms(x: np.ndarray):
     return float(np.abs(x).sum()) * slack, float(np.sqrt(np.sum(x * x))) * slack
 
 
-def _fft_pair(a: np.ndarray, b: np.ndarray, eta_of):
+def _fft_pair(a: np.ndarray, b: np.ndarray, eta_of, norms=None):
     """(c~, err): the computed linear convolution of a and b and a bound on ||c~ - a * b||_2 (a, b exact);
-    ``eta_of(M)``: the FFT error constant of a length-M transform (``pld_fft.fft_eta``)."""
+    ``eta_of(M)``: the FFT error constant of a length-M transform (``pld_fft.fft_eta``); ``norms``: the
+    caller's ``(_norms(a), _norms(b))`` when it has them (``_join``), else computed here."""
     n = len(a) + len(b) - 1
     M = 1 << max(1, (n - 1).bit_length())
     eta, sqM = eta_of(M), math.sqrt(M)
-    a1, a2 = _norms(a)
-    b1, b2 = _norms(b)
+    (a1, a2), (b1, b2) = norms if norms is not None else (_norms(a), _norms(b))
     ea, eb = eta * sqM * a2, eta * sqM * b2
     ra, rb = a1 + ea, b1 + eb
     Z = np.fft.rfft(a, M) * np.fft.rfft(b, M)
@@ -69,9 +69,9 @@ def _fft_pair(a: np.ndarray, b: np.ndarray, eta_of):
 def _join(left, right, eta_of):
     """Compose two subtrees (lo, x~, d): offsets add, errors as in the module docstring."""
     (la, a, da), (lb, b, db) = left, right
-    c, e = _fft_pair(a, b, eta_of)
-    a1, _ = _norms(a)
-    b1, _ = _norms(b)
+    na, nb = _norms(a), _norms(b)
+    c, e = _fft_pair(a, b, eta_of, (na, nb))
+    a1, b1 = na[0], nb[0]
     d = e + da * b1 + db * (a1 + math.sqrt(len(a)) * da)
     return la + lb, c, d * (1 + 1e-12)
 

@@ -68,3 +68,25 @@ def test_mutation_next_smaller_off_by_one_is_caught():
     """Mutation: shift every answer by one cell; the comparison must see it."""
     gap = np.random.default_rng(1).integers(1, 5, 100)
     assert not (np.minimum(next_smaller(gap) + 1, 100) == _stack(gap)).all()
+
+
+def test_next_smaller_on_runs_equals_stack_pass():
+    """Gaps in long runs of equal values (a Laplace step's: one value but at its atoms) take the run-array
+    path of ``NextSmaller.all``; the reference is the former stack pass over every cell."""
+    from numeric.pld_discretise import NextSmaller
+    rng = np.random.default_rng(11)
+    for n_runs in (1, 2, 3, 17, 200):
+        for hi in (2, 4, 2 ** 24):
+            gap = np.repeat(rng.integers(1, hi, n_runs), rng.integers(4, 40, n_runs))
+            assert 4 * n_runs <= len(gap)           # the run path, not the lifting over every cell
+            assert (NextSmaller(gap).all() == _stack(gap)).all()
+
+
+def test_mutation_next_smaller_run_path_answers_run_end_is_caught():
+    """Mutation: answer with the end of the cell's own run (the next *different* entry, not the next smaller
+    one); the stack pass must disagree on runs that step up."""
+    gap = np.repeat(np.array([3, 5, 1, 4, 2]), 10)
+    starts = np.flatnonzero(np.concatenate(([True], gap[1:] != gap[:-1])))
+    bounds = np.append(starts, len(gap))
+    wrong = np.repeat(bounds[1:], np.diff(bounds))
+    assert not (wrong == _stack(gap)).all()
