@@ -75,7 +75,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-import scipy.special as sc
+
+
+class _Special:
+    """scipy.special, imported on first use (0.12 s of every run that composes no Gaussian step)."""
+
+    def __getattr__(self, name):
+        import scipy.special
+        return getattr(scipy.special, name)
+
+
+sc = _Special()
 
 PREC = 96           # Arb working precision (bits) of the single-step tails
 
