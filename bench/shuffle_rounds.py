@@ -2,9 +2,10 @@
 
 Run from the repository root::
 
-    python bench/shuffle_rounds.py [--n 100,10000,1000000,10000000] [--rounds 2,10] [--markdown]
+    python bench/shuffle_rounds.py [--n 100,10000,1000000,10000000] [--rounds 2,10] [--eps0 1] [--markdown]
+                                   [--checkout OTHER_CHECKOUT]
 
-For each (n, R) at eps0 = 1 (standard clone) and delta = 1e-6: the certified eps bracket of
+For each (n, R) at eps0 (default 1; standard clone) and delta = 1e-6: the certified eps bracket of
 ``numeric.shuffle_rounds.compose_rounds`` with its CPU seconds (``time.process_time``, after one untimed
 warm-up), the blocks used, and the certified one-round eps of numeric/shuffle_fast.py beside it (R rounds
 cost more than one round and at most R times it).  At n = 100 the Arb route of the same engine step
@@ -39,24 +40,28 @@ def _cpu(fn):
 
 
 def main(argv=None) -> int:
-    from numeric.shuffle_fast import eps_bracket
-    from numeric.shuffle_rounds import compose_rounds
     p = argparse.ArgumentParser(allow_abbrev=False)
     p.add_argument("--n", default="100,10000,1000000,10000000")
     p.add_argument("--rounds", default="2,10")
+    p.add_argument("--eps0", default="1")
+    p.add_argument("--checkout", default=None, help="import numeric from this checkout instead (before/after runs)")
     p.add_argument("--markdown", action="store_true")
     a = p.parse_args(argv)
-    delta = Fraction(1, 10 ** 6)
+    if a.checkout:
+        sys.path.insert(0, str(Path(a.checkout).resolve()))
+    from numeric.shuffle_fast import eps_bracket
+    from numeric.shuffle_rounds import compose_rounds
+    delta, eps0 = Fraction(1, 10 ** 6), Fraction(a.eps0)
     compose_rounds("standard-clone", Fraction(1), 100, 2, at_delta=delta)          # warm-up
     rows = []
     for n in map(int, a.n.split(",")):
-        one = eps_bracket("standard-clone", Fraction(1), n, delta)
+        one = eps_bracket("standard-clone", eps0, n, delta)
         for R in map(int, a.rounds.split(",")):
-            r, cpu = _cpu(lambda: compose_rounds("standard-clone", Fraction(1), n, R, at_delta=delta))
+            r, cpu = _cpu(lambda: compose_rounds("standard-clone", eps0, n, R, at_delta=delta))
             lo, hi = float(r.lower), float(r.upper)
             row = {"n": n, "R": R, "lo": lo, "hi": hi, "rel": (hi - lo) / hi, "cpu": cpu, "blocks": r.blocks,
                    "width": r.block_width, "one": float(one.upper), "ok": float(one.lower) < hi and lo <= R * float(one.upper)}
-            if n <= 200:
+            if n <= 200 and eps0 == 1:
                 (alo, ahi), acpu = _cpu(lambda: _arb_route(n, R, delta))
                 row.update({"arb": f"[{alo:.9g}, {ahi:.9g}] {acpu:.2f} s ({acpu / cpu:.1f}x)"})
             rows.append(row)

@@ -50,14 +50,20 @@ S(T_lo) <= S <= S(T_hi).  l = 0 (theta = 1/2) and l = -eps0 (theta = 1) take the
 
 Why the float64 numbers are bounds (u = 2^-53, gamma_k = k u/(1 - k u); Higham, "Accuracy and
 Stability of Numerical Algorithms", 2nd ed., Lemma 3.1 and Sec. 4.2):
-* b_c(m) at the mode m = floor(c/2) is an Arb ball (lgamma), converted to floats b_lo <= b <= b_hi;
-  the pmf walks away from the mode by b(x + 1) = b(x) (c - x)/(x + 1) and b(x - 1) = b(x) x/(c - x + 1),
-  whose integer operands are exact in float64 (c < 2^53).  k steps make 2k correctly rounded
-  operations, so b_hat(m +- k) = b(m +- k) (b_mid/b) (1 + theta_{2k}), |theta_{2k}| <= gamma_{2k}.
-  One factor per pair of endpoints, f_lo = (b_lo/b_mid)(1 - gamma_{2K}) and
-  f_hi = (b_hi/b_mid)(1 + gamma_{2K}) for the longest walk K, gives b in [f_lo b_hat, f_hi b_hat].
-* The cumulative sums of positive terms over N terms (any order) have relative error at most
-  gamma_N (Higham Sec. 4.2); widened to 2 gamma_N to invert the factor.
+* b_c at the mode m = floor(c/2) and at the anchors m +- j ANCHOR_STEP is an Arb ball (lgamma), converted
+  to floats b_lo <= b <= b_hi around its midpoint; from each anchor the pmf walks away from the mode, for
+  at most ANCHOR_STEP values, by b(x + 1) = b(x) (c - x)/(x + 1) and b(x - 1) = b(x) x/(c - x + 1), whose
+  integer operands are exact in float64 (c < 2^53).  k steps make 2k correctly rounded operations plus
+  the product with the anchor's midpoint, so b_hat = b (b_mid/b) (1 + theta), |theta| <= gamma_{2S+2}
+  (S = ANCHOR_STEP).  One factor per slice, f_lo = min over its anchors of (b_lo/b_mid) times
+  (1 - gamma_{2S+2}) and f_hi likewise, gives b in [f_lo b_hat, f_hi b_hat].  (A single walk from the
+  mode, as before the eleventh session, had gamma_{2K} for the longest walk K: 2.7e-11 at c = 10^8,
+  which ten thousand rounds of a tiny loss turned into a factor 1.9 of width.)
+* The prefix sums (``_prefix_sums``): the window is cut into nb blocks of w ~ sqrt(N) values, each
+  summed cumulatively, then the blocks' totals; a prefix is the sum of its block's partial sum (at most
+  w - 1 additions of positive terms) and of the earlier blocks' computed totals (at most nb - 1 more),
+  plus one addition: relative error at most gamma_{w + nb + 1} (Higham Sec. 4.2: any order of summation
+  of positive terms), widened to 2 gamma to invert the factor.
 * The window of X is [c/2 - k, c/2 + k] with k^2 = LOG_TAIL_X c / 2: each side outside carries at most
   exp(-2 k'^2/c) <= e^-LOG_TAIL_X (Hoeffding 1963, Thm. 1, k' the distance to the first value outside),
   bounded in Arb.  F_c(T - 1) is the window's prefix plus [0, tail below]; outside the window it is
@@ -98,6 +104,9 @@ LOG_TAIL_X = 300.0
 BLOCKS = 2500
 #: ... and at most this many float64 values in their windows together (two arrays of them are kept)
 SIZE_BUDGET = 15_000_000
+#: ratio steps of the pmf walk between two exact (Arb) anchors: relative error gamma_{2 ANCHOR_STEP + 2}
+#: instead of gamma_{2K} for a walk of K steps (K = 1.2e5 at c = 10^8: 2.7e-11, the tails' radii)
+ANCHOR_STEP = 1024
 #: knots per numpy pass (a pass holds a few (CHUNK x blocks) arrays)
 CHUNK = 256
 #: slices kept by the float model that places knots
@@ -136,6 +145,43 @@ def _hoeffding(c: int, dist: float) -> float:
     return _up((-(2 * arb(dist) ** 2) / c).exp())
 
 
+def _anchored_walk(c: int, start: int, steps: int, up: bool, lgc):
+    """(b_hat of the ``steps`` values walked from x = start, one way; the anchors' (lo, hi) factors): b(x) for
+    x = start +- 1 ... start +- steps, each from the nearest anchor at or before it (x = start +- j ANCHOR_STEP,
+    an Arb ball of the exact pmf) by at most ANCHOR_STEP ratio steps.  ``lgc``: the ball lgamma(c + 1) - c log 2."""
+    from flint import arb
+    if steps <= 0:
+        return np.zeros(0), [], []
+    nseg = -(-steps // ANCHOR_STEP)
+    mids, los, his = [], [], []
+    for j in range(nseg):
+        xa = start + j * ANCHOR_STEP if up else start - j * ANCHOR_STEP
+        ball = (lgc - arb(xa + 1).lgamma() - arb(c - xa + 1).lgamma()).exp()
+        mid = float(ball.mid())
+        mids.append(mid)
+        los.append(_down(ball / mid))
+        his.append(_up(ball / mid))
+    x = np.arange(nseg * ANCHOR_STEP, dtype=np.float64)
+    x = start + x if up else start - x
+    ratio = (c - x) / (x + 1) if up else x / (c - x + 1)
+    ratio[steps:] = 1.0                           # padding (never read)
+    walked = np.cumprod(ratio.reshape(nseg, ANCHOR_STEP), axis=1) * np.array(mids)[:, None]
+    return walked.ravel()[:steps], los, his
+
+
+def _prefix_sums(b: np.ndarray):
+    """(cumulative sums of b, k): blocks of ~sqrt(len) summed in place, then the blocks' totals; every
+    prefix is then a sum of at most k - 1 rounded additions of positive terms (module docstring)."""
+    n = len(b)
+    width = max(64, math.isqrt(n) + 1)
+    nb = -(-n // width)
+    pad = np.zeros(nb * width)
+    pad[:n] = b
+    local = np.cumsum(pad.reshape(nb, width), axis=1)
+    offsets = np.concatenate(([0.0], np.cumsum(local[:, -1])[:-1]))
+    return (local + offsets[:, None]).ravel()[:n], width + nb + 1
+
+
 def make_slice(c: int) -> _Slice:
     """The float window of Bin(c, 1/2) with its proved enclosure factors (module docstring)."""
     from flint import arb, ctx
@@ -145,21 +191,20 @@ def make_slice(c: int) -> _Slice:
     x_lo, x_hi = _window(c)
     m = c // 2
     with ctx.workprec(PREC_BITS):
-        bm = (arb(c + 1).lgamma() - arb(m + 1).lgamma() - arb(c - m + 1).lgamma() - c * arb(2).log()).exp()
-        mid = float(bm.mid())
-        f_lo0, f_hi0 = _down(bm / mid), _up(bm / mid)
-    up_x = np.arange(m, x_hi, dtype=np.float64)                 # b(x + 1) = b(x) (c - x)/(x + 1)
-    up = mid * np.cumprod((c - up_x) / (up_x + 1))
-    dn_x = np.arange(m, x_lo, -1, dtype=np.float64)             # b(x - 1) = b(x) x/(c - x + 1)
-    dn = mid * np.cumprod(dn_x / (c - dn_x + 1))
+        lgc = arb(c + 1).lgamma() - c * arb(2).log()
+        up, lo_u, hi_u = _anchored_walk(c, m, x_hi - m, True, lgc)        # b(m + 1) ... b(x_hi)
+        dn, lo_d, hi_d = _anchored_walk(c, m, m - x_lo, False, lgc)       # b(m - 1) ... b(x_lo)
+        ball = (lgc - arb(m + 1).lgamma() - arb(c - m + 1).lgamma()).exp()
+        mid = float(ball.mid())
+        f_lo0 = min([_down(ball / mid)] + lo_u + lo_d)
+        f_hi0 = max([_up(ball / mid)] + hi_u + hi_d)
     b = np.concatenate([dn[::-1], [mid], up])
     if not b.min() > 1e-290:
         raise AssertionError(f"pmf window of Bin({c}, 1/2) reaches the float64 subnormal range")
-    K = max(m - x_lo, x_hi - m)
-    g = _gamma(2 * K + 2)
+    g = _gamma(2 * ANCHOR_STEP + 2)
     f_lo, f_hi = f_lo0 * (1 - g) * (1 - 4 * U), f_hi0 * (1 + g) * (1 + 4 * U)
-    gs = 2 * _gamma(len(b) + 1)
-    cum = np.cumsum(b)
+    cum, k = _prefix_sums(b)
+    gs = 2 * _gamma(k)
     t_below = _hoeffding(c, c / 2 - (x_lo - 1)) if x_lo > 0 else 0.0
     t_above = _hoeffding(c, (x_hi + 1) - c / 2) if x_hi < c else 0.0
     return _Slice(c, x_lo, x_hi, b, cum, f_lo, f_hi, f_lo * (1 - gs) * (1 - 4 * U),

@@ -199,7 +199,8 @@ def compose_rounds(reduction: str, eps0, n: int, rounds: int, at_delta=None, at_
     ends, certified, reasons = {}, True, []
     for side in ("upper", "lower"):
         model = CloneBlockPair(reduction, eps0, n, side, blocks or BLOCKS)
-        comp = compose([(Mechanism(model.name, [model], True), int(rounds))], h=_grid(model, int(rounds)))
+        h, tol = _grid(model, int(rounds), at_delta)
+        comp = compose([(Mechanism(model.name, [model], True), int(rounds))], h=h, tol=tol)
         if at_delta is not None:
             r = comp.eps(Fraction(at_delta))
             lo, hi = r.eps_lower, r.eps_upper
@@ -220,17 +221,23 @@ def compose_rounds(reduction: str, eps0, n: int, rounds: int, at_delta=None, at_
                         time.perf_counter() - t0, "; ".join(reasons), nblocks, width)
 
 
-def _grid(model, rounds: int):
-    """An explicit grid step when the engine's default (set by the composed spread) is coarser than a
-    round's loss standard deviation: many rounds of a large n (n = 10^8, eps0 = 0.01,
-    10^4 rounds: one round's sd 1e-6 against the default h = 7.6e-6) then answered eps(1e-6) with
-    "delta not reached in the window".  Accuracy only: every grid gives a certified bracket."""
+def _grid(model, rounds: int, at_delta=None):
+    """(h, tol): an explicit grid step and knot tolerance when the engine's default grid (set by the composed
+    spread) is coarser than a round's loss standard deviation sd, else (None, None) (the engine's own, which
+    an eps(delta) query then adapts: ``pld_grid.query_grid``).  Many rounds of a large n (n = 10^8,
+    eps0 = 0.01, 10^4 rounds: sd 1e-6 against the default h = 7.6e-6) answered eps(1e-6) with "delta not
+    reached in the window"; on h <= sd/4 with the default tolerance 1e-7/R they answered [1.34e-4, 2.49e-4].
+    Here h <= sd/8 and the tolerance of ``query_grid``'s rule (at most 1e-4 delta and 1e-6 sd^2, floored at
+    1e-16), which an explicit grid does not adapt: [1.9417e-4, 1.9586e-4] (BENCHMARKS.md, eleventh session).
+    Accuracy only: every grid and tolerance gives a certified bracket."""
     from numeric.pld_grid import _float_loss_var, default_grid
-    sd = math.sqrt(max(_float_loss_var(model), 0.0))
+    var = max(_float_loss_var(model), 0.0)
+    sd = math.sqrt(var)
     h = default_grid([(Mechanism(model.name, [model], True), rounds)]).h
-    if sd > 0 and float(h) > sd:
-        return Fraction(1, 2 ** math.ceil(-math.log2(sd / 4)))
-    return None
+    if not (sd > 0 and float(h) > sd):
+        return None, None
+    tol = min(1e-7 / rounds, 1e-6 * var) if at_delta is None else min(1e-7 / rounds, 1e-4 * float(at_delta), 1e-6 * var)
+    return Fraction(1, 2 ** math.ceil(-math.log2(sd / 8))), max(1e-16, tol)
 
 
 def _fraction(v) -> Fraction:
