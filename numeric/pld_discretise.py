@@ -415,7 +415,8 @@ def _float_holds(th: float, e0: float, e1: float, dhi: float) -> bool:
     below has relative error <= u = 2^-53 (round to nearest) plus an absolute error < 2^-1074 where it
     underflows, so the computed g differs from the exact one by at most 3.1 u (|x| + |z|) + 5 2^-1074
     (the computed |x|, |z| are within 1 + 3u of the exact ones); a computed g above 2e-15 (|x| + |z|) +
-    1e-300 therefore proves g > 0.  It decides ~99 % of a Laplace step's cells without the Arb product."""
+    1e-300 therefore proves g > 0.  It decides 98 % of the cells that reach it in the steps of a 1000-step
+    Laplace spec (7375 of 7536 over 50 of its steps), without the Arb product."""
     x = (1.0 - th) * e0
     z = th * (e1 - dhi)
     return x + z > 2e-15 * (abs(x) + abs(z)) + 1e-300
