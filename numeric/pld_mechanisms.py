@@ -442,44 +442,36 @@ class SubsampledGaussian(LossModel):
             self.lo, self.hi = -math.inf, -edge
 
     def _consts(self):
-        """(q, sigma, sigma^2, 1/sqrt 2) as balls, made once (exact rationals rounded at the
-        precision of the first call; a ball stays a valid enclosure at any later precision)."""
+        """Balls made once (exact rationals rounded at the precision of the first call; a ball stays a valid
+        enclosure at any later precision): q, 1 - q, sigma^2, log q, 1/(sigma sqrt 2) and 1/2."""
         c = self.__dict__.get("_c")
         if c is None:
             q, s = arb_of(self.q), arb_of(self.sigma)
-            c = self._c = (q, s, s * s, _F.arb(2).rsqrt())
+            c = self._c = (q, 1 - q, s * s, q.log(), _F.arb(2).rsqrt() / s, _F.arb(1) / 2)
         return c
-
-    def _x(self, la):
-        """x(l) = s^2 log((expm1(l) + q)/q) + 1/2 as an Arb ball."""
-        q, _, s2, _ = self._consts()
-        return s2 * ((la.expm1() + q) / q).log() + _F.arb(1) / 2
 
     def tails(self, l: Fraction):
         return self.tails_arb(arb_of(l), l)
 
     def tails_arb(self, la, l=None):
-        """(S_P, S_Q) at the loss ball la (the engine's fast path; ``l`` only names the knot)."""
+        """(S_P, S_Q) at the loss ball la (the engine's fast path; ``l`` only names the knot).  With
+        v = expm1(+-l) + q and x = s^2 (log v - log q) + 1/2 (the x(l) of the module docstring), the tails are
+        Phi-bar(x/s) = erfc(x c)/2 and Phi-bar((x - 1)/s) = erfc(x c - c)/2, c = 1/(s sqrt 2): every quantity
+        an Arb ball, one expm1, one log and two erfc a knot (issue #25: the former form evaluated expm1
+        twice and divided by s and sqrt 2 at every call)."""
         # decide the support edge rigorously: remove needs expm1(l) + q > 0, add needs expm1(-l) + q > 0
-        q, s, _, r2 = self._consts()
-        if self.direction == "remove":
-            v = la.expm1() + q
-            if v > 0:
-                x = self._x(la)
-                sq = _phibar(x / s, r2)
-                return (1 - q) * sq + q * _phibar((x - 1) / s, r2), sq
-            if v < 0 or v == 0:
-                from flint import arb
-                return arb(1), arb(1)
-        else:
-            v = (-la).expm1() + q
-            if v > 0:
-                x = self._x(-la)
-                sp = _phibar(-x / s, r2)
-                return sp, (1 - q) * sp + q * _phibar((1 - x) / s, r2)
-            if v < 0 or v == 0:
-                from flint import arb
-                return arb(0), arb(0)
+        q, q1, s2, lq, c, half = self._consts()
+        v = (la if self.direction == "remove" else -la).expm1() + q
+        if v > 0:
+            z = (s2 * (v.log() - lq) + half) * c
+            if self.direction == "remove":
+                sq = z.erfc() * half
+                return q1 * sq + q * ((z - c).erfc() * half), sq
+            sp = (-z).erfc() * half
+            return sp, q1 * sp + q * ((c - z).erfc() * half)
+        if v < 0 or v == 0:
+            from flint import arb
+            return (arb(1), arb(1)) if self.direction == "remove" else (arb(0), arb(0))
         raise ArithmeticError(f"{self.name}: knot {l} too close to the support end to decide")
 
     def _float_L(self, x):
