@@ -75,16 +75,10 @@ def test_mutation_prefix_sums_off_by_1e9_is_caught(short_anchors, monkeypatch):
     assert not _encloses(SB.make_slice(1001))
 
 
-def test_mutation_unshifted_block_offsets_is_caught(short_anchors, monkeypatch):
-    """Each block's offset including its own total (a prefix counted twice) must be caught."""
-    def wrong(b):
-        width = max(64, math.isqrt(len(b)) + 1)
-        nb = -(-len(b) // width)
-        pad = np.zeros(nb * width)
-        pad[:len(b)] = b
-        local = np.cumsum(pad.reshape(nb, width), axis=1)
-        return (local + np.cumsum(local[:, -1])[:, None]).ravel()[:len(b)], width + nb + 1
-    monkeypatch.setattr(SB, "_prefix_sums", wrong)
+def test_mutation_prefix_off_by_one_is_caught(short_anchors, monkeypatch):
+    """Each prefix reported one value short (the sum up to x - 1 as F(x)) must be caught."""
+    orig = SB._prefix_sums
+    monkeypatch.setattr(SB, "_prefix_sums", lambda b: (np.concatenate(([0.0], orig(b)[0][:-1])), orig(b)[1]))
     assert not _encloses(SB.make_slice(4000))
 
 
@@ -93,13 +87,12 @@ def _tiny_rounds():
 
 
 def _former_rule(monkeypatch):
-    from numeric.pld_grid import _float_loss_var, default_grid
-    from numeric.pld_mechanisms import Mechanism
+    """The rule before this change: the grid twice as coarse (h <= sd/4) and the engine's default tolerance."""
+    orig = SR._grid
 
     def former(model, rounds, at_delta=None):
-        sd = math.sqrt(max(_float_loss_var(model), 0.0))
-        h = default_grid([(Mechanism(model.name, [model], True), rounds)]).h
-        return (F(1, 2 ** math.ceil(-math.log2(sd / 4))), None) if sd > 0 and float(h) > sd else (None, None)
+        h, _ = orig(model, rounds, at_delta)
+        return (None if h is None else 2 * h), None
     monkeypatch.setattr(SR, "_grid", former)
 
 
