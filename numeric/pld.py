@@ -638,15 +638,14 @@ class Composition:
             ok = le <= logd
             # first index (from the left, eps >= 0) after which the bound stays below delta
             cand = np.nonzero(~ok)[0]
-            if len(cand) == 0:
-                i = 0
-            else:
-                i = cand[-1] + 1
+            i = cand[-1] + 1 if len(cand) else 0
             if i >= len(le):
                 return None
             gi = int(idx[i])
             if gi <= 0:
                 return mpmath.mpf(0)
+            if i == 0:      # all of a window right of 0 below delta: no value at gi - 1 to interpolate
+                return mpmath.mpf(gi) * self.h.numerator / self.h.denominator
             # in cell [gi-1, gi]: interpolate
             return self._cross(le[i - 1], le[i], gi - 1, logd, round_up=True)
         above = np.nonzero(le > logd)[0]

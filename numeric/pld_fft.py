@@ -88,6 +88,27 @@ def _tilt(meas: StepMeasure, lam: float, hf: float):
 _THETAS = np.geomspace(1e-3, 1e5, 60)
 
 
+def _thetas(parts) -> np.ndarray:
+    """The Chernoff exponents tried: ``_THETAS``, and for a composition whose loss spread s (the
+    standard deviation of the sum of the parts' normalised laws) is below 1e-2 also 8 points a decade
+    from 1e5 up to 1e3 / s.  The best exponent for a point t is about (t - mean) / s^2: 10^4 shuffled rounds
+    of n = 10^6 users at eps0 = 10^-6 (s ~ 1e-8) asked for 1e10, and with theta <= 1e5 the mass above a
+    window 90 s wide was bounded by 0.91, so eps(1e-6) was [0, inf].  Every theta > 0 gives a valid bound
+    (the minimum over any set is one), so the set decides width only."""
+    var = 0.0
+    for l, x, k in parts:
+        tot = float(np.sum(x))
+        if tot > 0:
+            m1 = float(np.sum(x * l)) / tot
+            var += k * max(float(np.sum(x * (l - m1) ** 2)) / tot, 0.0)
+    s = math.sqrt(var)
+    if not 0 < s < 1e-2:
+        return _THETAS
+    top = 1e3 / s
+    extra = np.geomspace(1e5, top, max(2, math.ceil(8 * math.log10(top / 1e5))))[1:]
+    return np.concatenate([_THETAS, extra])
+
+
 class Chernoff:
     """Chernoff bounds on the mass of the composition of the (l, x, k) parts above (or below) a point t:
     the log of min over 60 theta of sum_j k_j log M_j(theta) - theta t.  The per-step log-mgfs
@@ -97,28 +118,37 @@ class Chernoff:
 
     def __init__(self, parts):
         self.parts = parts
+        self.thetas = _thetas(parts)
         self._lms = {}
 
     def _log_mgfs(self, above: bool):
         got = self._lms.get(above)
         if got is None:
-            th = (_THETAS if above else -_THETAS)[:, None]
+            th = (self.thetas if above else -self.thetas)[:, None]
             got = []
             for l, x, k in self.parts:
                 with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-                    a = np.log(x)[None, :] + th * l[None, :]
+                    lx = np.log(x)
+                    a = lx[None, :] + th * l[None, :]
                     m = np.max(a, axis=1)
                     lm = m + np.log(np.sum(np.exp(a - m[:, None]), axis=1))
-                got.append((np.where(np.isfinite(m), lm, m), k))
+                    lm = np.where(np.isfinite(m), lm, m)
+                    fin = np.isfinite(lx)
+                    big = (float(np.max(np.abs(lx[fin]))) if fin.any() else 0.0) + np.abs(th[:, 0]) * float(np.max(np.abs(l)))
+                    # the float error of lm: log x and theta l (a few roundings of terms <= big), the
+                    # shift by m, exp, a sum of len(l) terms and the log: below 8 u (big + len(l) + |lm|)
+                    err = 8 * 2.0 ** -53 * (big + len(l) + np.abs(np.where(np.isfinite(lm), lm, 0.0)))
+                got.append((lm, err, k))
             self._lms[above] = got
         return got
 
     def log_mass_beyond(self, t, above: bool):
-        th = _THETAS if above else -_THETAS
+        th = self.thetas if above else -self.thetas
         v = -th * t
+        v = v + 4 * 2.0 ** -53 * np.abs(v)
         with np.errstate(invalid="ignore"):
-            for lm, k in self._log_mgfs(above):
-                v = v + k * lm
+            for lm, err, k in self._log_mgfs(above):
+                v = v + k * (lm + err)
         v = v + sum(k for _, _, k in self.parts) * 1e-9          # slack A1 on the mgf evaluation
         v = v[~np.isnan(v)]
         return float(np.min(v)) if len(v) else math.inf
