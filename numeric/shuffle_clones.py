@@ -22,7 +22,12 @@ and the shuffled output is (eps, delta)-DP with delta = max(H_{e^eps}(P||Q), H_{
   decomposition of the corrected Lemma 3.5; randomized response, for instance); the pair itself is
   unchanged.  This module computes the pair's divergence exactly as stated; whether a given randomizer
   is in the class is the caller's claim.  (The paper text was not available offline here; the pair is
-  transcribed from the statement as we recall it and should be checked against Sec. 3 of v3.)
+  transcribed from the statement as we recall it and should be checked against Sec. 3 of v3.  Two
+  implementations by third parties use the same pair: the fork yixuanLL/HPS of Apple's
+  computeamplification.py (commit 4279089, ``p = 2/(math.exp(eps0)+1) #stronger FV23`` beside the FMT21
+  ``p = math.exp(-eps0)``, the mixing weight e^eps0/(e^eps0 + 1) unchanged) and the "strongerclone"
+  branch of wangsw/PrivacyAmplification (commit 34ca048).  That corroborates the transcription; it
+  does not replace the check against the paper.  tests/test_shuffle_peer_pairs.py holds the numbers.)
 
 Closed form of the likelihood ratio
 -----------------------------------
