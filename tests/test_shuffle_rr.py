@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from fractions import Fraction
 
 import mpmath
 import pytest
@@ -423,3 +424,80 @@ def test_engine_against_rational_convolution():
         brackets = [S.delta_bracket_arb(nz, Fraction(1), Fraction(eps)) for nz in both]
         lo, hi = max(b[0] for b in brackets), max(b[1] for b in brackets)
         assert lo <= float(ref) <= hi, (eps, lo, float(ref), hi)
+
+
+# ---- a large eps0 at large n (twelfth session) ---------------------------------------------------
+# eps0 = 20, n = 10^7 took 306 s and n = 10^8 did not finish (5.5 GB): with no positive term below the top,
+# the float locator scanned every count in chunks and the arb sum walked every count to the top (its stop
+# rule asked for a positive term first).  Reference: the k = 0 pair summed from its definition in mpmath
+# (S = B + Bern(q) under D, B + Bern(p) under D', B ~ Bin(n - 1, q), q = 1/(1 + e^eps0)), both directions,
+# over s <= 400 (B(400) < 1e-1000 here), at 60 digits.
+
+def _rr_delta_k0(n, eps0, eps):
+    import mpmath
+    with mpmath.workdps(60):
+        x = mpmath.exp(mpmath.mpf(eps0))
+        p, q, g = x / (1 + x), 1 / (1 + x), mpmath.exp(mpmath.mpf(eps))
+        N = n - 1
+
+        def B(s):
+            return mpmath.binomial(N, s) * q ** s * p ** (N - s) if 0 <= s <= N else mpmath.mpf(0)
+        Ps = [B(s) * p + B(s - 1) * q for s in range(401)]
+        Qs = [B(s) * q + B(s - 1) * p for s in range(401)]
+        return max(mpmath.fsum(max(0, a - g * b) for a, b in zip(Qs, Ps)),
+                   mpmath.fsum(max(0, b - g * a) for a, b in zip(Qs, Ps)))
+
+
+def test_large_eps0_at_large_n_is_fast_and_holds_the_reference(monkeypatch):
+    calls = {"n": 0}
+    real = S._log_noise
+
+    def counted(*a):
+        calls["n"] += 1
+        return real(*a)
+    monkeypatch.setattr(S, "_log_noise", counted)
+    t0 = time.process_time()
+    r = S.binary_rr(10 ** 7, 20, "1e-6")
+    assert time.process_time() - t0 < 20
+    assert calls["n"] < 5000          # the chunked scan of the locator made ~1.2e6 calls here
+    delta = mpmath.mpf(10) ** -6
+    assert _rr_delta_k0(10 ** 7, 20, r["eps_lower"]) > delta
+    assert _rr_delta_k0(10 ** 7, 20, r["eps_upper"]) <= delta
+    assert r["eps_upper"] - r["eps_lower"] <= 1e-9 * r["eps_upper"]
+
+
+def _walk_steps(monkeypatch):
+    """Count the terms the arb walks evaluate (the real ``_XWalk.at``, wrapped)."""
+    seen = {"calls": 0}
+    real = S._XWalk.at
+
+    def counted(self, j):
+        before = self.j
+        out = real(self, j)
+        seen["calls"] += 1 + (self.j - before)          # the call and the counts it walked
+        return out
+    monkeypatch.setattr(S._XWalk, "at", counted)
+    return seen
+
+
+def _sum_from_zero(monkeypatch):
+    """delta of the k = 0 pair's direction with the small binomial Bin(n - 1, q), eps0 = 20, n = 10^5, eps
+    just below eps0 (no count below the top is positive), summed from s = 0 (the locator patched to 0: any
+    start is valid, the start certification only moves left)."""
+    monkeypatch.setattr(S, "first_positive", lambda *a: 0)
+    seen = _walk_steps(monkeypatch)
+    noise = S.rr_noises(10 ** 5, 0)[0]
+    assert noise.M > 10 ** 4 and noise.theta(math.exp(20)) < 1e-8
+    got = S.delta_bracket_arb(noise, Fraction(20), Fraction(19999999, 10 ** 6))
+    return got, seen["calls"]
+
+
+def test_sum_stops_below_every_float_without_a_positive_term(monkeypatch):
+    (lo, hi), calls = _sum_from_zero(monkeypatch)
+    assert lo == 0 and hi <= 5e-324 and calls < 2000
+
+
+def test_mutation_stop_rule_needing_a_positive_term_is_caught(monkeypatch):
+    monkeypatch.setattr(S, "_BELOW_FLOATS_LOG2", -10 ** 7)      # the tiny-rest exit never fires
+    _, calls = _sum_from_zero(monkeypatch)
+    assert calls > 20000
