@@ -3,7 +3,7 @@ beside the exact value or the certified bracket (issue #12 item 2; numeric/clt.p
 
 from __future__ import annotations
 
-from .common import Once, UsageError, number, run_one, subparser
+from .common import Once, UsageError, as_int, number, run_one, subparser
 
 METHODS = ("clt", "berry-esseen", "edgeworth")
 
@@ -175,7 +175,7 @@ def _plan_of(args):
         return _plan(args)
     if args.spec is not None or args.k is None:
         raise UsageError("noise_multiplier: give MECH --noise-multiplier S --k K (no --spec)")
-    return ([(args.mechanism, values, int(args.k), None)],
+    return ([(args.mechanism, values, as_int(args.k), None)],
             {"mechanism": args.mechanism, "params": {"noise_multiplier": args.noise_multiplier}, "k": args.k})
 
 

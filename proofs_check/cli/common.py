@@ -114,6 +114,16 @@ def number(key: str, name: str | None = None):
     return wrapped
 
 
+def as_int(text) -> int:
+    """The integer an integer flag holds, from its text as typed (``1e3``, ``100.0`` and ``1000`` alike;
+    ``number`` has checked that it is an integer)."""
+    from fractions import Fraction
+    v = Fraction(str(text))
+    if v.denominator != 1:
+        raise UsageError(f"{text}: an integer was expected")
+    return int(v)
+
+
 def numbers(key: str | None, name: str):
     """argparse ``type=``: a comma list of numbers (``0.1,0.2``), each checked (``key=None``: the
     mechanism's constructor checks the domain, which depends on the mechanism)."""

@@ -31,6 +31,7 @@ from derive.mechanisms import table as T
 from .common import (
     Once,
     UsageError,
+    as_int,
     mechanism_help,
     mechanism_params,
     number,
@@ -152,7 +153,7 @@ def _plan(args):
     given, _ = mechanism_params(args, mechanism)
     values = one_value_each(given, "compose fdp")
     mechanism.build(values)                     # the domain checks of the record (one table)
-    return [(args.mechanism, values, int(args.k), None)], {"mechanism": args.mechanism, "params": values,
+    return [(args.mechanism, values, as_int(args.k), None)], {"mechanism": args.mechanism, "params": values,
                                                            "k": args.k}
 
 

@@ -21,6 +21,7 @@ from .common import (
     UsageError,
     _digits_type,
     add_mechanism,
+    as_int,
     combinations,
     file_errors,
     mechanism_help,
@@ -233,7 +234,7 @@ def cmd_plot(args):
         if len(combos) != 1:
             one_value_each(given, "KIND composition")
         curves, notes = _composition_curves(args, mechanism, records, combos[0]), []
-        title = f"{int(args.k)} x {records.get(combos[0])}: composition, CLT and Berry-Esseen band"
+        title = f"{as_int(args.k)} x {records.get(combos[0])}: composition, CLT and Berry-Esseen band"
     else:
         if args.k is not None:
             raise UsageError("k: --k is for KIND composition")
@@ -297,7 +298,7 @@ def _composition_curves(args, mechanism, records, combo):
     from numeric import compose_exact as X
     from numeric import curves as CV
     from numeric.bridge import mpf_of
-    k = int(args.k)
+    k = as_int(args.k)
     rec = records.get(combo)
     n = int(args.points or 25)
     alphas = CV.mixed_grid(n)
@@ -530,7 +531,7 @@ def _semantics_series(args, mechanism, records, combos, out, data, digits):
             m = parse_in("mu", mu, "mu")
             rho = m * m / 2                        # exact (a SymPy Rational)
     parse_in("delta_prime_open", args.delta_prime, "delta_prime")
-    ks = _release_counts(int(args.k or 60))
+    ks = _release_counts(as_int(args.k or 60))
     xs = [str(k) for k in ks]
     items = []
     diff = None
@@ -569,7 +570,7 @@ def _semantics_pure_series(args, eps0, out, data, digits):
     delta = args.bound_delta
     parse_in("delta_positive", delta, "bound_delta")
     parse_in("delta_prime_open", args.delta_prime, "delta_prime")
-    ks = _release_counts(int(args.k or 100))
+    ks = _release_counts(as_int(args.k or 100))
     xs = tuple(str(k) for k in ks)
     items, crossings = [], []
     for pr in _split_list(args.prior, "prior", "prior"):

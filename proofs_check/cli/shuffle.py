@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .common import Once, number, output_parent, run_one, subparser
+from .common import Once, as_int, number, output_parent, run_one, subparser
 
 #: the reductions (names fixed by issue #26); their pairs live in numeric.shuffle_clones.REDUCTIONS
 REDUCTION_NAMES = ("standard-clone", "stronger-clone")
@@ -66,7 +66,7 @@ def cmd_shuffle(args):
 
     from numeric.precision import format_outward
     digits = min(args.digits, 15)
-    n, rounds = int(args.n), int(args.rounds)
+    n, rounds = as_int(args.n), as_int(args.rounds)
     eps0 = Fraction(args.eps0)
 
     def out(v, up):
@@ -132,7 +132,7 @@ def _randomizer(args, n: int, digits: int):
     from derive.errors import DomainError
     from numeric.precision import format_outward
     t0 = time.perf_counter()
-    if int(args.rounds) != 1:
+    if as_int(args.rounds) != 1:
         raise DomainError("rounds", args.rounds, "1 with --randomizer (rounds compose the reductions' pairs)")
     if (args.randomizer == "k-rr") != (args.k is not None):
         raise DomainError("k", args.k, "given exactly with --randomizer k-rr (k = 2 is binary-rr)")
@@ -163,7 +163,7 @@ def _randomizer(args, n: int, digits: int):
                "method": "numeric", "certified": bool(r["certified"]),
                "seconds": round(time.perf_counter() - t0, 3), "digits": digits}
     if args.k is not None:
-        payload["k"] = int(args.k)
+        payload["k"] = as_int(args.k)
     if not r["certified"]:
         payload["reason"] = r.get("reason", "float")
     at = f"delta = {args.at_delta}" if what == "eps" else f"eps = {args.at_eps}"
@@ -172,7 +172,7 @@ def _randomizer(args, n: int, digits: int):
     else:
         value = f"{what} = {payload[what]}"
     tag = "certified" if payload["certified"] else "float, not certified"
-    head = f"{args.randomizer}" + (f" (k = {int(args.k)})" if args.k is not None else "") + f", eps0 = {args.eps0}, n = {n}"
+    head = f"{args.randomizer}" + (f" (k = {as_int(args.k)})" if args.k is not None else "") + f", eps0 = {args.eps0}, n = {n}"
     lines = [f"shuffled {head}: {value} at {at}  ({tag}; the exact pair of chosen neighbours: a LOWER bound on the "
              f"mechanism's {what})"]
     return payload, lines

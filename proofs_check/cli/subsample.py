@@ -27,6 +27,7 @@ from .common import (
     Records,
     UsageError,
     add_mechanism,
+    as_int,
     lookup,
     mechanism_help,
     mechanism_params,
@@ -74,7 +75,7 @@ def cmd_subsample(args):
     given, _ = mechanism_params(args, mechanism)
     values = one_value_each(given, "subsample")
     records = Records(args, mechanism)
-    k = int(args.k) if args.k is not None else None
+    k = as_int(args.k) if args.k is not None else None
     if k is not None and k > 1:
         if SUBSAMPLE_ENGINE not in mechanism.capabilities:
             raise UsageError(f"k={args.k}: composing a subsampled {args.mechanism} is not available (the engine has "
