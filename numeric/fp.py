@@ -164,7 +164,13 @@ def profile_delta(record: TradeOff, eps):
     if record.profile is None:
         return _scalar_mp(_mp.profile_delta, record, e)
     fn = compile_fp(_bound(record, record.profile), (eps_prime,))
-    out = np.array(np.broadcast_to(fp_call(fn, np.maximum(e, 0.0)), e.shape) + 0.0, dtype=float)
+    with np.errstate(all="ignore"):
+        out = np.array(np.broadcast_to(fp_call(fn, np.maximum(e, 0.0)), e.shape) + 0.0, dtype=float)
+        # what the float form cannot vouch for (a NaN from e^eps overflowing beside a 0 above eps ~ 709,
+        # a value outside [0, 1]) is the mp path's value rounded to float, as in ``_run``
+        bad = (e >= 0) & (np.isnan(out) | (out < 0) | (out > 1))
+    if np.any(bad):
+        out[bad] = [_mp_value(record, _mp.profile_delta, v, None) for v in e[bad]]
     return _result(_negative_by_mp(record, e, out, _mp.profile_delta))
 
 

@@ -141,10 +141,10 @@ def cmd_clt(args):
             lo_r, hi_r = as_mpf(lo_r, digits + 10), as_mpf(hi_r, digits + 10)
             if kind == "exact":
                 payload["exact"] = fmt(lo_r)
-                payload["error_clt"] = fmt(approx - lo_r)
+                payload["error_clt"] = fmt(_error(approx, lo_r))
                 if edge is not None:
-                    payload["error_edgeworth"] = fmt(edge - lo_r)
-                under = (approx - lo_r) * more_privacy > 0
+                    payload["error_edgeworth"] = fmt(_error(edge, lo_r))
+                under = _error(approx, lo_r) * more_privacy > 0
                 lines.append(f"exact {key} = {payload['exact']}: CLT error {payload['error_clt']}"
                              + (f", Edgeworth error {payload['error_edgeworth']}" if edge is not None else ""))
             else:
@@ -186,6 +186,12 @@ def _mpf(text):
     from derive.exact import rational
     r = rational("value", text)
     return mpmath.mpf(int(r.p)) / int(r.q)
+
+
+def _error(approx, exact):
+    """approx - exact, 0 when they are equal (eps = inf on both sides at delta = 0: inf - inf was NaN)."""
+    import mpmath
+    return mpmath.mpf(0) if approx == exact else approx - exact
 
 
 def _maybe(fn):
