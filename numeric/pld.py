@@ -204,7 +204,7 @@ from .pld_fft import (
     grid_bounds,
 )
 from .pld_grid import default_grid
-from .pld_results import DeltaResult, EpsResult, TradeoffResult
+from .pld_results import DeltaResult, EpsResult, TradeoffResult, capped
 from .solvers import bisect
 
 __all__ = [
@@ -553,7 +553,10 @@ class Composition:
             th = min(max(th, mpmath.mpf(0)), mpmath.mpf(1))
             return th * a + (1 - th) * b
 
-    def eps(self, delta) -> EpsResult:
+    def eps(self, delta) -> EpsResult:          # no larger than a bounded loss's largest value
+        return capped(self._eps(delta), self.entries)
+
+    def _eps(self, delta) -> EpsResult:
         t0 = time.perf_counter()
         dl = M.exact(delta, "delta")
         if not 0 < dl < 1:
@@ -580,9 +583,7 @@ class Composition:
         composition spread far beyond its default grid (DP-SGD, q = 1/60000, sigma = 1.1, T = 100: h = 2^-27
         from the tiny untilted spread, while the tilted window at delta = 1e-10 spans 101) was refused.
         Only width depends on the grid; the bracket stays certified."""
-        if self._explicit and not self._coarsened:
-            return None
-        if self._coarsened >= 8:
+        if (self._explicit and not self._coarsened) or self._coarsened >= 8:
             return None
         factor = 1 << max(1, (-(-e.needed // MAX_WINDOW)).bit_length())
         sub = self._sub(self.h * factor, self.tol)
