@@ -225,13 +225,8 @@ def first_positive(noise: Noise, x: float, g: float) -> int:
     # past the bulk: B is log-concave, so B(s - 1)/B(s) rises with s and "positive" is monotone; bisect
     # (a scan in chunks of the bulk's width took 7.7e4 chunks a call at eps0 = 20, n = 10^7, where no
     # count below the top is positive)
-    lo, hi = hi_s, s1
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if positive(mid, mid)[0]:
-            hi = mid
-        else:
-            lo = mid
+    from .solvers import bisect, integer_midpoint
+    _, hi = bisect(lambda s: not positive(s, s)[0], hi_s, s1, mid=integer_midpoint, stop=lambda a, b: b - a <= 1)
     return hi
 
 

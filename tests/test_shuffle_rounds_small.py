@@ -190,3 +190,28 @@ def test_mutation_bottom_atom_without_knot_is_caught(monkeypatch):
     terms = _terms(3, mpmath.mpf(1) / 100, 10)
     ref = _delta_at(terms, mpmath.mpf(1) / 1000)
     assert not _inside(compose_rounds("standard-clone", Fraction(1, 100), 3, 10, at_eps=Fraction(1, 1000)), ref, 2e-3)
+
+
+def test_one_user_at_a_tiny_eps0_keeps_the_lattice_grid():
+    """n = 1, eps0 = 1e-6, 10^4 rounds, eps(1e-6): the rounds' binary grid broke the atoms' lattice and
+    answered [1.831e-4, 1.942e-4]; the reference eps is where the direct binomial sum crosses 1e-6."""
+    r = compose_rounds("standard-clone", Fraction(1, 10 ** 6), 1, 10 ** 4, at_delta=Fraction(1, 10 ** 6))
+    assert _rr_delta(Fraction(1, 10 ** 6), 10 ** 4, r.lower) > mpmath.mpf(10) ** -6
+    assert _rr_delta(Fraction(1, 10 ** 6), 10 ** 4, r.upper) <= mpmath.mpf(10) ** -6
+    assert r.upper - r.lower <= Fraction(1, 10 ** 6) * r.upper
+
+
+def test_mutation_binary_grid_for_a_lattice_pair_is_caught(monkeypatch):
+    from numeric import shuffle_rounds as SR
+    real = SR._grid
+
+    def without_lattice(model, rounds, at_delta=None):
+        saved = model.atomic
+        model.atomic = False
+        try:
+            return real(model, rounds, at_delta)
+        finally:
+            model.atomic = saved
+    monkeypatch.setattr(SR, "_grid", without_lattice)
+    r = compose_rounds("standard-clone", Fraction(1, 10 ** 6), 1, 10 ** 4, at_delta=Fraction(1, 10 ** 6))
+    assert r.upper - r.lower > Fraction(1, 10 ** 6) * r.upper
