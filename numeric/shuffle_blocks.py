@@ -406,8 +406,11 @@ def _lattice_atoms(reduction: str, eps0: Fraction, n: int) -> tuple:
         P(L = eps0) = a sum_c w_c 2^-c,   P(L = -eps0) = (1 - a) sum_c w_c 2^-c,   P(L = 0) = w_1 / 2,
 
     and Q(L = l) = P(L = -l) (the mirror).  At n = 1 this is randomized response with parameter eps0."""
+    from functools import lru_cache
+
     from numeric.pld_mechanisms import Atom, arb_of
 
+    @lru_cache(maxsize=None)           # one evaluation for the six closed forms (the engine's precision is fixed)
     def masses():
         x0 = arb_of(eps0)
         q, qbar = SC.REDUCTIONS[reduction].pair(x0)

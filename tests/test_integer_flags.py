@@ -41,3 +41,10 @@ def test_a_fraction_for_an_integer_flag_is_refused(capsys):
     code = main(["compose", "fdp", "gaussian", "--mu", "1", "--k", "2.5", "--at-delta", "1e-5"])
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err and "k" in err
+
+
+def test_an_infinite_count_is_refused_in_one_plain_sentence(capsys):
+    code = main(["shuffle", "--reduction", "standard-clone", "--eps0", "1", "--n", "inf", "--at-delta", "1e-6"])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    assert "n must be an integer in [1, 100000000]" in err        # was "a finite number an integer in"

@@ -97,7 +97,8 @@ def _check(key: str, name: str, text: str) -> str:
     from derive.domains import parse_in
     text = text.strip()
     if _not_finite(text):
-        raise DomainError(name, text, f"a finite number {DOMAINS[key].describe()}")
+        desc = DOMAINS[key].describe()           # "an integer in [1, N]" says finite already
+        raise DomainError(name, text, desc if desc.startswith("an integer") else f"a finite number {desc}")
     parse_in(key, text, name)
     return text
 
@@ -117,11 +118,11 @@ def number(key: str, name: str | None = None):
 def as_int(text) -> int:
     """The integer an integer flag holds, from its text as typed (``1e3``, ``100.0`` and ``1000`` alike;
     ``number`` has checked that it is an integer)."""
-    from fractions import Fraction
-    v = Fraction(str(text))
-    if v.denominator != 1:
+    from derive.exact import rational
+    v = rational("count", str(text))
+    if v.q != 1:
         raise UsageError(f"{text}: an integer was expected")
-    return int(v)
+    return int(v.p)
 
 
 def numbers(key: str | None, name: str):

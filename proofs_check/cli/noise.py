@@ -3,13 +3,12 @@ seed 004 Sec. 3.2, Awan and Vadhan 2023)."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from .common import (
     Once,
     Records,
     UsageError,
     add_mechanism,
+    as_int,
     lookup,
     mechanism_help,
     mechanism_params,
@@ -67,7 +66,7 @@ def cmd_cnd(args):
                        "x": format_number(cnd.quantile(record, args.quantile, digits), digits)}
             lines = [f"{record}: F^-1({args.quantile}) = {payload['x']}"]
         else:
-            seed = None if args.seed is None else int(Fraction(args.seed))     # checked by number("seed")
+            seed = None if args.seed is None else as_int(args.seed)     # checked by number("seed")
             draws = cnd.sample(record, args.sample, seed)
             payload = {**base, "samples": [repr(float(v)) for v in draws], "seed": seed}
             payload.pop("digits")
