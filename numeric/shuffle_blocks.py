@@ -410,7 +410,7 @@ def _lattice_atoms(reduction: str, eps0: Fraction, n: int) -> tuple:
 
     from numeric.pld_mechanisms import Atom, arb_of
 
-    @lru_cache(maxsize=None)           # one evaluation for the six closed forms (the engine's precision is fixed)
+    @lru_cache(maxsize=1)              # one evaluation for the six closed forms (the engine's precision is fixed)
     def masses():
         x0 = arb_of(eps0)
         q, qbar = SC.REDUCTIONS[reduction].pair(x0)
