@@ -39,6 +39,13 @@ Bounds (mu of a GDP guarantee ``G_mu``):
   ``eps_alpha = alpha rho``, ``rho = mu_s^2/2 (1 + c^{l-2} (1 - c^2)/(1 - c^l)^2 (1 - c^{l(E-1)}))``; full batch
   is the case ``l = 1`` (one batch holding every record, ``E = T``).
 
+The Renyi route reports the smaller of that formula and the RDP composition of the steps that touch the
+differing record, ``rho = uses mu_s^2/2`` (``uses`` = T full batch, E cyclic; RDP composes additively and the
+last iterate is post-processing of all of them), both valid bounds (``rho_renyi_route``).  The formula is
+above composition whenever l = 1 and E >= 2 (its c -> 1 limit is ``1 + 2(E-1)`` against ``E``; at c -> 0 the
+factor ``c^{l-2} = 1/c`` diverges), so for full batch the route is the composition's; at BSA24 Table 1's
+parameters it is the formula's.
+
 The exponent ``l - 2`` in the Renyi formula is as in the authors' script ``table_privacy_lr.py``, which
 produced BSA24 Table 1 (and hence seed 004 Table 1); it is the one that reproduces the printed
 5.82 / 7.61 / 9.88, whereas ``2l - 2`` gives 5.81 / 7.60 / 9.86 (``reproduce_noisygd``).  The paper's own
@@ -163,6 +170,14 @@ def rho_renyi(mu_s, c, l: int, E: int):
     return half * (1 + gain * _one_minus_pow(c, l * (E - 1)))
 
 
+def rho_renyi_route(mu_s, c, l: int, E: int, uses: int):
+    """(rho, route): the smaller of the shifted Renyi formula (``rho_renyi``, route "shifted") and the RDP
+    composition ``uses mu_s^2/2`` (route "composition"), each a valid bound on the last iterate's RDP."""
+    shifted = rho_renyi(mu_s, c, l, E)
+    composed = _mp(sp.Rational(mu_s)) ** 2 / 2 * uses
+    return (shifted, "shifted") if shifted <= composed else (composed, "composition")
+
+
 def eps_of_mu(mu, delta, digits: int):
     """eps(delta) of G_mu: the toolkit's Gaussian record (numeric.clt.gdp_eps = numeric.mp.profile_eps)."""
     from .clt import gdp_eps
@@ -195,6 +210,7 @@ class NoisyGdResult:
     mu_last: object
     mu_composition: object
     rho_renyi: object
+    rho_renyi_route: str = "shifted"
     eps_last: object = None
     eps_composition: object = None
     eps_renyi: object = None
@@ -245,10 +261,11 @@ def account(setting: str, batch: str, *, L, M, m, eta, sigma, n, b, epochs=None,
     mu_s = step_mu(L_, b_, sigma_)
     with mpmath.workdps(digits + 25):
         last = mu_last_full(mu_s, c, T) if batch == "full" else mu_last_cyclic(mu_s, c, l, E)
-        comp = mu_composition(mu_s, T if batch == "full" else E)
-        rho = rho_renyi(mu_s, c, l, E)
+        uses = T if batch == "full" else E
+        comp = mu_composition(mu_s, uses)
+        rho, route = rho_renyi_route(mu_s, c, l, E, uses)
         out = dict(setting=setting, batch=batch, c=c, mu_step=mu_s, steps=T, epochs=E, batches=l,
-                   mu_last=last, mu_composition=comp, rho_renyi=rho)
+                   mu_last=last, mu_composition=comp, rho_renyi=rho, rho_renyi_route=route)
         if at_delta is not None:
             d = parse_in("delta_positive", at_delta, "at_delta")
             if max(last, comp) > MAX_MECHANISM_PARAM:
@@ -261,4 +278,4 @@ def account(setting: str, batch: str, *, L, M, m, eta, sigma, n, b, epochs=None,
 
 
 __all__ = ["SETTINGS", "BATCHES", "contraction", "step_mu", "mu_last_full", "mu_last_cyclic", "mu_composition",
-           "rho_renyi", "eps_of_mu", "eps_of_rho", "account", "NoisyGdResult"]
+           "rho_renyi", "rho_renyi_route", "eps_of_mu", "eps_of_rho", "account", "NoisyGdResult"]

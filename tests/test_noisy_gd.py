@@ -297,3 +297,38 @@ def test_cli_steps_must_be_whole_epochs_and_m_missing():
     i = args.index("--m")
     del args[i:i + 2]
     assert_usage_error(run(tuple(args) + ("--epochs", "3")), "m=")
+
+
+# ------------------------------------------------------------------ Renyi route: the smaller valid bound ------
+
+def test_renyi_route_full_batch_is_composition():
+    """Full batch (l = 1), T = 10, c = 0 (eta = m = M = 1): the script's formula has c^{l-2} = 1/c, infinite, so the
+    route reports the RDP composition T mu_s^2/2 = 10 (1/1000)^2/2 = 5e-6 (by hand; mu_s = 2 L/(b sigma) = 1/1000)."""
+    r = N.account("strongly-convex", "full", L="1", M="1", m="1", eta="1", sigma="2", n="1000", b="1000", steps="10",
+                  digits=20)
+    assert r.rho_renyi_route == "composition"
+    with mpmath.workdps(50):
+        assert abs(r.rho_renyi - mpmath.mpf("5e-6")) < mpmath.mpf(10) ** -30
+    assert N.rho_renyi(R(1, 1000), 0, 1, 10) == mpmath.inf
+
+
+@pytest.mark.parametrize("c", [R(1, 10), R(1, 2), R(99, 100), R(1)])
+def test_renyi_formula_above_composition_at_one_batch(c):
+    """l = 1, E = 5: 1 + c^{-1}(1 + c)/(1 - c) (1 - c^4) > 5 for c in (0, 1] (c = 1: 1 + 2*4 = 9; hand series below),
+    so the composition's 5/2 mu_s^2 is reported; at Table 1's l = 40 the formula is (reproduce_noisygd)."""
+    with mpmath.workdps(30):
+        rho, route = N.rho_renyi_route(1, c, 1, 5, 5)
+        series = _series_rho(mpmath.mpf(1), mpmath.mpf(c.p) / c.q, 1, 5)
+    assert route == "composition" and rho == mpmath.mpf(5) / 2 < series
+
+
+def test_mutation_renyi_route_ignores_composition(monkeypatch):
+    """The route reporting the shifted formula whatever the composition gives (the comparison dropped) is caught."""
+    orig = N.rho_renyi_route
+
+    def shifted_only(mu_s, c, l, E, uses):
+        orig(mu_s, c, l, E, uses)
+        return N.rho_renyi(mu_s, c, l, E), "shifted"
+    monkeypatch.setattr(N, "rho_renyi_route", shifted_only)
+    with pytest.raises(AssertionError):
+        test_renyi_route_full_batch_is_composition()

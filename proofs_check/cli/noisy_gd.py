@@ -18,7 +18,8 @@ def register(sub):
                   "Three routes, each as mu (or rho) and eps at --at-delta: last iterate only, the shifted-"
                   "interpolation GDP bound of Bok, Su, Altschuler (ICML 2024, arXiv:2403.00278 v2, Sec. 4); every "
                   "iterate released, GDP composition mu_s sqrt(uses) (uses = T full, E cyclic); the Renyi bound "
-                  "eps_alpha = alpha rho of BSA24 Table 1, converted by min(CKS, Bun-Steinke).  Convex: the c = 1 "
+                  "eps_alpha = alpha rho of BSA24 Table 1, or the RDP composition uses mu_s^2/2 where that is smaller "
+                  "(always for full batch), converted by min(CKS, Bun-Steinke).  Convex: the c = 1 "
                   "limit of the same forms.  --batch stochastic (NoisySGD, batches of b drawn at rate p = b/n; with "
                   "--diameter D: iterates projected onto a convex set of diameter D, --setting convex) gives BSA24's "
                   "own CLT approximation of the last-iterate bound (the authors' Figure 10 scripts), labelled "
@@ -99,12 +100,16 @@ def cmd_noisy_gd(args):
         payload = {"setting": args.setting, "batch": args.batch, "L": args.L, "M": args.M, "m": m, "eta": args.eta,
                    "sigma": args.sigma, "n": args.n, "b": args.b, "batches": r.batches, "epochs": r.epochs,
                    "steps": r.steps, "c": exact(r.c), "one_minus_c": exact(1 - r.c), "mu_step": exact(r.mu_step),
-                   "mu_last": fmt(r.mu_last), "mu_composition": fmt(r.mu_composition), "rho_renyi": fmt(r.rho_renyi)}
+                   "mu_last": fmt(r.mu_last), "mu_composition": fmt(r.mu_composition), "rho_renyi": fmt(r.rho_renyi),
+                   "rho_renyi_route": r.rho_renyi_route}
         lines = [f"noisy GD ({args.setting}, {args.batch} batch): l = {r.batches}, E = {r.epochs}, T = {r.steps}, "
                  f"c = {payload['c']}, mu_step = 2L/(b sigma) = {payload['mu_step']}",
                  f"last iterate (BSA24 shifted interpolation): mu = {payload['mu_last']}",
                  f"composition (all iterates): mu = {payload['mu_composition']}",
-                 f"Renyi: eps_alpha = alpha rho, rho = {payload['rho_renyi']}"]
+                 f"Renyi: eps_alpha = alpha rho, rho = {payload['rho_renyi']}"
+                 + ("" if r.rho_renyi_route == "shifted" else
+                    f" (RDP composition of the {r.steps if args.batch == 'full' else r.epochs} uses: below the "
+                    "shifted Renyi formula here)")]
         if args.at_delta is not None:
             payload.update({"delta": args.at_delta, "eps_last": fmt(r.eps_last),
                             "eps_composition": fmt(r.eps_composition), "eps_renyi": fmt(r.eps_renyi)})
