@@ -204,7 +204,7 @@ from .pld_fft import (
     grid_bounds,
 )
 from .pld_grid import default_grid
-from .pld_results import DeltaResult, EpsResult, TradeoffResult, capped
+from .pld_results import DeltaResult, EpsResult, TradeoffResult, capped, infinite_eps
 from .solvers import bisect
 
 __all__ = [
@@ -553,8 +553,8 @@ class Composition:
             th = min(max(th, mpmath.mpf(0)), mpmath.mpf(1))
             return th * a + (1 - th) * b
 
-    def eps(self, delta) -> EpsResult:          # no larger than a bounded loss's largest value
-        return capped(self._eps(delta), self.entries)
+    def eps(self, delta) -> EpsResult:          # +inf past the +inf mass; no larger than a bounded loss's top
+        return infinite_eps(self.entries, delta) or capped(self._eps(delta), self.entries)
 
     def _eps(self, delta) -> EpsResult:
         t0 = time.perf_counter()
