@@ -212,7 +212,9 @@ def _knots(model, h: Fraction, lam: float, tol: float = 1e-13) -> np.ndarray:
         q = a.value / h
         ks.add(math.floor(q))
         ks.add(math.ceil(q))
-    for v in getattr(model, "knot_hints", lambda a, b: ())(ia * hf, ib * hf):
+    atom_hints = getattr(model, "atom_hints", None)     # (the same, told the grid, and keeping the query's grid rule)
+    for v in [*getattr(model, "knot_hints", lambda a, b: ())(ia * hf, ib * hf),
+              *(atom_hints(ia * hf, ib * hf, hf) if atom_hints else ())]:
         f = math.floor(v / hf)            # float places of unlisted (irrational) atoms: accuracy only
         ks.update(range(f - 1, f + 3))     # (the flanking cells keep the lower measure's deficit local)
     return np.array(sorted(ks), dtype=np.int64)

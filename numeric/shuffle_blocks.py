@@ -109,6 +109,8 @@ SIZE_BUDGET = 15_000_000
 ANCHOR_STEP = 1024
 #: knots per numpy pass (a pass holds a few (CHUNK x blocks) arrays)
 CHUNK = 256
+#: the block pair lists the float places of its atoms for knots when it has at most this many
+HINT_ATOMS = 4096
 #: slices kept by the float model that places knots
 FLOAT_SLICES = 96
 #: ... when the slices' windows hold more than this many values together (else all are kept)
@@ -437,7 +439,7 @@ class CloneBlockPair(LossModel):
         self.blk = blocks(reduction, self.eps0, self.n, count)
         reps = self.blk.lo if side == "upper" else self.blk.hi
         self.slices, self.flat = _build(reps)
-        self._float = None
+        self._float = self._hints = None
         (self.a_lo, self.a_hi), (self.ab_lo, self.ab_hi) = _mixing(self.eps0)
         self.exact = all(s == e for s, e in zip(self.blk.lo, self.blk.hi))
         self.name = f"shuffle({reduction}, eps0={eps0}, n={n}, {side} blocks)"
@@ -493,6 +495,33 @@ class CloneBlockPair(LossModel):
         return out
 
     # ---- float side (knot placement only, trusted for nothing) ----
+    def atom_hints(self, a: float, b: float, hf: float = 0.0):
+        """Float places in [a, b] of the pair's atoms (c, x), l = log1p((E - 1)(x - y)/(E y + x)), y = c + 1 - x,
+        when there are at most HINT_ATOMS of them, else every grid cell (width ``hf``) of a support of at most
+        HINT_ATOMS/4 cells, for ``pld_discretise._knots`` (accuracy only).  The knot
+        walk stops only at denser coarse cells, so past the densest atom (l ~ 0) it stepped over the sparser
+        positive atoms: n = 10, eps0 = 1e-6, 3 rounds had knots 0 and 35 h only there, a lower measure of all
+        its mass at 0, and delta(1e-7) in [0, 2.54e-7] against 1.739e-7."""
+        if self._hints is None:
+            em1 = math.expm1(float(self.eps0))
+            places, count = [], 0
+            for sl in self.slices:
+                x = np.arange(sl.x_lo, sl.x_hi + 2, dtype=np.float64)
+                y = sl.c + 1 - x
+                places.append(np.log1p(em1 * (x - y) / ((em1 + 1) * y + x)))
+                count += len(x)
+                if count > HINT_ATOMS:
+                    places = None
+                    break
+            self._hints = np.unique(np.concatenate(places)) if places else None
+        if self._hints is None:         # many atoms on a support of few cells: every cell's middle (n = 1000,
+            lo, hi = max(a, self.lo), min(b, self.hi)       # eps0 = 1e-6: 70 cells; delta(1e-7) of 3 rounds
+            cells = (hi - lo) / hf if hf else math.inf      # was [3.0e-11, 6.7e-9], now 0.3 % wide)
+            return (np.arange(lo, hi, hf) + hf / 2).tolist() if 0 < cells <= HINT_ATOMS // 4 else []
+        v = self._hints
+        return v[(v >= a) & (v <= b)].tolist()
+
+
     def _float_sp(self, l):
         """S_P on a float grid from at most FLOAT_SLICES of the slices (their weights merged)."""
         l = np.atleast_1d(np.asarray(l, dtype=float))

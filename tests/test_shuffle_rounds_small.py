@@ -15,6 +15,7 @@ summed at 50 digits and eps(delta) by mpmath.findroot on a bracket: mpmath only,
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from math import comb
 
@@ -215,3 +216,75 @@ def test_mutation_binary_grid_for_a_lattice_pair_is_caught(monkeypatch):
     monkeypatch.setattr(SR, "_grid", without_lattice)
     r = compose_rounds("standard-clone", Fraction(1, 10 ** 6), 1, 10 ** 4, at_delta=Fraction(1, 10 ** 6))
     assert r.upper - r.lower > Fraction(1, 10 ** 6) * r.upper
+
+
+# ---- the knots of the block pair's sparse positive atoms (thirteenth session) ----------------------------
+
+def _delta_ref(n: int, eps0: str, rounds: int, eps: str):
+    """delta(eps) of the R-fold law, the atoms enumerated at 50 digits (``_terms``: mpmath only)."""
+    with mpmath.workdps(50):
+        terms = _terms(n, mpmath.mpf(eps0), rounds)
+        return _delta_at(terms, mpmath.mpf(eps))
+
+
+@pytest.mark.parametrize("eps", ["1e-7", "0"])
+def test_tiny_eps0_at_eps_has_a_lower_end(eps):
+    """n = 10, eps0 = 1e-6, 3 rounds: delta(1e-7) was [0, 2.54e-7] and delta(0) [0, 2.84e-7] (references
+    1.7392e-7 and 2.1670e-7 here): the knot walk skipped the atoms above l = 0 and the lower measure put all
+    of its mass at 0.  Now both ends hold the reference and the width is below 1e-3 relative."""
+    ref = _delta_ref(10, "1e-6", 3, eps)
+    r = compose_rounds("standard-clone", Fraction(1, 10 ** 6), 10, 3, at_eps=Fraction(eps))
+    lo, up = (mpmath.mpf(v.numerator) / v.denominator for v in (r.lower, r.upper))
+    assert r.certified and lo <= ref <= up
+    assert (up - lo) / ref < 1e-3
+
+
+def test_mutation_without_atom_hints_is_caught(monkeypatch):
+    """No hinted atoms (the former knots): the lower end drops to 0 again."""
+    monkeypatch.setattr(SB.CloneBlockPair, "atom_hints", lambda self, a, b, hf=0.0: [])
+    with pytest.raises(AssertionError):
+        test_tiny_eps0_at_eps_has_a_lower_end("1e-7")
+
+
+def _delta_two_rounds_float(n: int, eps0: float, eps: float) -> float:
+    """delta(eps) of two rounds of the standard clone pair, sum_i p_i delta_1(eps - L_i) with delta_1(x) =
+    sum_{L_j > x} p_j (1 - e^(x - L_j)) over the atoms (c, x) from the definition (C ~ Bin(n - 1, e^-eps0),
+    c >= n - 9: the rest weighs below 1e-30 at eps0 = 1e-6), in float64 with expm1/log1p (terms of one sign,
+    relative error ~1e-13): numpy only, no dp-derive code."""
+    import numpy as np
+    E = math.exp(eps0)
+    a, q, qb = E / (1 + E), math.exp(-eps0), -math.expm1(-eps0)
+    loss, mass = [], []
+    for c in range(n - 9, n):
+        w = comb(n - 1, c) * q ** c * qb ** (n - 1 - c)
+        for x in range(c + 2):
+            y = c + 1 - x
+            pm = w * (a * (comb(c, x) if x <= c else 0) + (1 - a) * (comb(c, x - 1) if x else 0)) / 2.0 ** c
+            if pm > 0:
+                loss.append(math.log1p(math.expm1(eps0) * (x - y) / (E * y + x)))
+                mass.append(pm)
+    L, P = np.array(loss), np.array(mass)
+    total = 0.0
+    for i in range(0, len(L), 512):
+        xs = eps - L[i:i + 512]
+        diff = xs[:, None] - L[None, :]
+        d1 = np.sum(np.where(diff < 0, P[None, :] * -np.expm1(np.minimum(diff, 0.0)), 0.0), axis=1)
+        total += float(np.sum(P[i:i + 512] * d1))
+    return total
+
+
+def test_many_atoms_on_few_cells_get_a_knot_each():
+    """n = 1000, eps0 = 1e-6, 2 rounds: ~10^4 atoms on a support of ~70 grid cells, too many to list, so every
+    cell gets knots.  delta(1e-7) was [2.69e-11, 1.40e-9]; reference 1.9665e-10 (float64 sum above)."""
+    ref = _delta_two_rounds_float(1000, 1e-6, 1e-7)
+    r = compose_rounds("standard-clone", Fraction(1, 10 ** 6), 1000, 2, at_eps=Fraction(1, 10 ** 7))
+    lo, up = float(r.lower), float(r.upper)
+    assert r.certified and lo <= ref * (1 + 1e-9) and ref <= up * (1 + 1e-9)
+    assert (up - lo) / ref < 0.05
+
+
+def test_mutation_no_cell_hints_is_caught(monkeypatch):
+    orig = SB.CloneBlockPair.atom_hints
+    monkeypatch.setattr(SB.CloneBlockPair, "atom_hints", lambda self, a, b, hf=0.0: orig(self, a, b, 0.0))
+    with pytest.raises(AssertionError):
+        test_many_atoms_on_few_cells_get_a_knot_each()
