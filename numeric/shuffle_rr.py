@@ -209,8 +209,10 @@ def first_positive(noise: Noise, x: float, g: float) -> int:
     """The float estimate of s* (first count with Q > g P)."""
     lo, hi = noise.lo(x), noise.hi(x)
     c = hi - g * lo
-    u = (g * (1 - lo) - (1 - hi)) / c
     mean, sd = _window(noise, x)
+    if not c > 0:       # eps0 below float resolution (x = 1.0: eps0 = 1e-20 divided by zero): the middle, which
+        return max(0, int(mean) - noise.m - 2)      # the arb check of ``delta_bracket_arb`` then moves down
+    u = (g * (1 - lo) - (1 - hi)) / c
     s0 = max(0, int(mean - 2 * sd) - noise.m - 2)
     s1 = noise.top() + 1
     hi_s = min(s1, s0 + int(45 * sd) + noise.m + 80)
@@ -286,10 +288,18 @@ def _terms(noise, xa, g, s_a, flint):
     return c, lo, hi, (walk.at if m == 0 else B), walk, th
 
 
-def delta_bracket_arb(noise: Noise, eps0: Fraction, eps: Fraction, prec: int = _PREC):
+def _prec_for(*values: Fraction) -> int:
+    """_PREC plus the bits below 1 of the smallest positive value: e^eps0 = 1 + eps0 must stay resolved (at
+    eps0 = 1e-300 and 192 bits the first coefficient hi - g lo was not certified positive, and delta(0) came
+    out [0, 1.0e-300] against 1.23e-301)."""
+    small = [v for v in values if v > 0]
+    return _PREC + max([0] + [v.denominator.bit_length() - v.numerator.bit_length() + 2 for v in small])
+
+
+def delta_bracket_arb(noise: Noise, eps0: Fraction, eps: Fraction, prec: int | None = None):
     """Certified [lower, upper] of sum_s (Q(s) - e^eps P(s))^+ (floats rounded outward)."""
     import flint
-    with flint.ctx.workprec(prec):
+    with flint.ctx.workprec(prec or _prec_for(Fraction(eps0), Fraction(eps))):
         xa = _arb(eps0).exp()
         g = _arb(eps).exp()
         c0 = noise.hi(xa) - g * noise.lo(xa)

@@ -67,6 +67,8 @@ def test_binary_rr_lies_below_the_reductions():
       "--at-delta", "1e-6"], "reduction"),
     # an uncertifiable bracket was an ArithmeticError traceback
     (["--randomizer", "binary-rr", "--eps0", "1", "--n", "10", "--at-delta", "1e-300"], "at_delta="),
+    # the flag's name, not "eps" (thirteenth session's probe)
+    (["--reduction", "standard-clone", "--eps0", "1", "--n", "10", "--at-eps", "-1"], "at_eps=-1"),
 ])
 def test_bad_combinations_are_one_line_errors(argv, name):
     assert_usage_error(run(["shuffle", *argv]), name)

@@ -501,3 +501,33 @@ def test_mutation_stop_rule_needing_a_positive_term_is_caught(monkeypatch):
     monkeypatch.setattr(S, "_BELOW_FLOATS_LOG2", -10 ** 7)      # the tiny-rest exit never fires
     _, calls = _sum_from_zero(monkeypatch)
     assert calls > 20000
+
+
+# ---- eps0 below float resolution (thirteenth session) -------------------------------------------------
+
+def _tv_k0(n: int, eps0: str):
+    """delta(0) of the k = 0 pair at n users: P = Bin(n - 1, q) + Bern(p), Q = Bin(n - 1, q) + Bern(q),
+    q = 1/(1 + e^eps0), p = 1 - q, so P(s) - Q(s) = (p - q)(b(s - 1) - b(s)) and the positive part sums to
+    (p - q) b(mode) = tanh(eps0/2) C(n-1, m) q^m (1 - q)^(n-1-m), m = floor(n q) (a unimodal pmf's increments
+    telescope); mpmath at 60 digits.  The other k differ from it in the second order of eps0 only."""
+    with mpmath.workdps(60):
+        e = mpmath.mpf(eps0)
+        q = 1 / (1 + mpmath.exp(e))
+        m = int(mpmath.floor(n * q))
+        return mpmath.tanh(e / 2) * mpmath.binomial(n - 1, m) * q ** m * (1 - q) ** (n - 1 - m)
+
+
+@pytest.mark.parametrize("eps0", ["1e-20", "1e-300"])
+def test_eps0_below_float_resolution(eps0):
+    """eps0 = 1e-20 was refused (the float locator divided by zero at e^eps0 = 1.0) and 1e-300 answered
+    [0, 1.0e-300] (192 bits do not resolve 1 + 1e-300); reference 63/512 tanh(eps0/2) to first order."""
+    r = S.binary_rr_delta(10, eps0, "0", ones=(0, 1, 2))
+    ref = _tv_k0(10, eps0)
+    assert r["delta_lower"] <= ref * (1 + mpmath.mpf(10) ** -12) and ref <= r["delta_upper"] * (1 + mpmath.mpf(10) ** -12)
+    assert r["delta_upper"] - r["delta_lower"] <= 1e-12 * float(ref)
+
+
+def test_mutation_fixed_precision_is_caught(monkeypatch):
+    monkeypatch.setattr(S, "_prec_for", lambda *values: S._PREC)
+    with pytest.raises(AssertionError):
+        test_eps0_below_float_resolution("1e-300")

@@ -50,7 +50,7 @@ def register(sub):
                    help="number R of shuffled rounds composed (default 1)")
     q = p.add_mutually_exclusive_group(required=True)
     q.add_argument("--at-delta", type=number("at_delta", "delta"), action=Once, help="eps at this delta")
-    q.add_argument("--at-eps", type=number("eps", "eps"), action=Once, help="delta at this eps >= 0")
+    q.add_argument("--at-eps", type=number("eps", "at_eps"), action=Once, help="delta at this eps >= 0")
     p.set_defaults(func=cmd_shuffle)
 
 
@@ -144,10 +144,10 @@ def _randomizer(args, n: int, digits: int):
                  else R.binary_rr_delta(n, args.eps0, args.at_eps, ones=ones))
         except ArithmeticError:
             # the arb terms could not certify a bracket (n = 10, delta = 1e-300 ended in a traceback): refused
-            raise DomainError("at_delta" if args.at_delta is not None else "eps",
-                              args.at_delta if args.at_delta is not None else args.at_eps,
-                              "a value whose bracket the exact pair's arb sums certify (try a larger delta "
-                              "or n)") from None
+            at_delta = args.at_delta is not None
+            raise DomainError("at_delta" if at_delta else "at_eps", args.at_delta if at_delta else args.at_eps,
+                              "a value whose bracket the exact pair's arb sums certify (try a larger "
+                              + ("delta or n)" if at_delta else "eps0 or n, or another eps)")) from None
     else:
         from numeric import shuffle_krr as K
         r = (K.krr_eps(n, args.k, args.eps0, args.at_delta) if args.at_delta is not None
