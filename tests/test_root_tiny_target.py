@@ -1,0 +1,75 @@
+"""Roots at a tiny target (delta = 1e-300) are solved to the printed digits (thirteenth session: mpmath's
+Anderson-Bjorck stops once |g - target| < tol, absolute, so at delta = 1e-300 the first secant step was
+returned, and ``subsample gaussian --mu 1 --p 0.1 --at-delta 1e-300`` printed 35.0850563823960 as "15 verified
+digits"; the Edgeworth eps of ``clt gaussian --mu 1 --k 10`` at 1e-300 was 121.93911 for 121.93615).
+
+References, mpmath at 60 digits, from closed forms solved on the log scale (no dp-derive code):
+* Poisson-subsampled G_1 at p: remove pair P = (1 - p) N(0, 1) + p N(1, 1) against Q = N(0, 1), where
+  P > e^eps Q beyond x* = 1/2 + log((e^eps - 1 + p)/p), so delta = (1 - p) Phi(-x*) + p Phi(1 - x*) -
+  e^eps Phi(-x*); add pair (Q against P) below x_* = 1/2 + log((e^-eps - 1 + p)/p) when e^-eps > 1 - p;
+* G_mu: delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu) (Dong, Roth, Su, Cor. 2.13)."""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+
+import derive
+from numeric import clt as CLT
+from numeric import solvers as SOL
+from numeric import subsampling as SS
+
+
+def _subsampled_gaussian_eps(p: str, delta: str):
+    with mpmath.workdps(60):
+        p_, t = mpmath.mpf(p), mpmath.mpf(delta)
+
+        def remove(e):
+            x = mpmath.mpf(1) / 2 + mpmath.log((mpmath.expm1(e) + p_) / p_)
+            return (1 - p_) * mpmath.ncdf(-x) + p_ * mpmath.ncdf(1 - x) - mpmath.exp(e) * mpmath.ncdf(-x)
+
+        def add(e):
+            if mpmath.exp(-e) <= 1 - p_:
+                return mpmath.mpf(0)
+            x = mpmath.mpf(1) / 2 + mpmath.log((mpmath.exp(-e) - 1 + p_) / p_)
+            return mpmath.ncdf(x) - mpmath.exp(e) * ((1 - p_) * mpmath.ncdf(x) + p_ * mpmath.ncdf(x - 1))
+        return mpmath.findroot(lambda e: mpmath.log(max(remove(e), add(e))) - mpmath.log(t), (30, 40),
+                               solver="anderson")
+
+
+def _gdp_eps(mu: str, delta: str):
+    with mpmath.workdps(60):
+        m, t = mpmath.sqrt(mpmath.mpf(mu)), mpmath.mpf(delta)           # mu given squared: G_sqrt(mu)
+        d = lambda e: mpmath.ncdf(m / 2 - e / m) - mpmath.exp(e) * mpmath.ncdf(-m / 2 - e / m)   # noqa: E731
+        return mpmath.findroot(lambda e: mpmath.log(d(e)) - mpmath.log(t), (100, 140), solver="anderson")
+
+
+@pytest.mark.parametrize("digits", [15, 30])
+def test_subsampled_gaussian_at_1e_300(digits):
+    ref = _subsampled_gaussian_eps("0.1", "1e-300")          # 35.0839820652941598...
+    got = SS.eps(derive.gaussian("1"), "0.1", "1e-300", digits).value
+    assert abs(got - ref) <= mpmath.mpf(10) ** (1 - digits) * ref
+
+
+def test_edgeworth_of_a_gaussian_is_exact_at_1e_300():
+    """10 x G_1: the privacy loss is exactly normal, so the Edgeworth term vanishes and its eps is G_sqrt10's."""
+    res = CLT.clt([(derive.gaussian("1"), 10)], 30)
+    with mpmath.workdps(40):
+        got = CLT.edgeworth_eps(res, "1e-300")
+    ref = _gdp_eps("10", "1e-300")                           # 121.936147868949...
+    assert abs(got - ref) <= mpmath.mpf(10) ** -25 * ref
+
+
+def test_a_wrong_secant_root_is_caught_by_the_sign_check(monkeypatch):
+    """A solver that returns its bracket's midpoint (a wrong root) is caught by the crossing check of
+    ``numeric.solvers.crossing``, which ``compose_exact._solve_decreasing`` now goes through, and the bisection
+    answers: the value is still right."""
+    class Wrong:
+        def __getattr__(self, name):
+            return getattr(mpmath, name)
+
+        @staticmethod
+        def findroot(f, bracket, **kw):
+            return (bracket[0] + bracket[1]) / 2
+    monkeypatch.setattr(SOL, "mpmath", Wrong())
+    test_subsampled_gaussian_at_1e_300(15)
