@@ -47,6 +47,7 @@ from .compose_exact import _mp, _solve_decreasing
 from .display import ResultDisplay
 from .inputs import bound_env
 from .precision import check_digits, verified, verified_mpf
+from .solvers import bisect, geometric_midpoint
 
 SAMPLINGS = ("poisson", "uniform")
 
@@ -187,12 +188,19 @@ class Subsampled:
         zero = mpmath.mpf(0)
         if self.delta(zero) <= d:
             return zero
-        hi = mpmath.mpf(1)
-        while self.delta(hi) > d:
-            hi *= 2
-            if hi > 2**40:
-                return mpmath.inf
-        return _solve_decreasing(self.delta, d, zero, hi)
+        # a bracket [lo, hi] by squaring hi (2, 4, 16, ..., up to 2^4096, above every finite answer: parameters
+        # are at most 1e308, and eps grows at most like mu^2/2 ~ 2^2047), narrowed to hi <= 2 lo by bisection
+        # in log eps, then solved.  (A doubling search capped at 2^40 answered inf, "verified" at both
+        # precisions, for subsample gaussian --mu 1e7 --p 0.5 at 1e-5, where eps = 5.00000410747948e13.)
+        above = lambda e: self.delta(e) > d            # noqa: E731
+        lo, hi = zero, mpmath.mpf(2)
+        while above(hi):
+            if hi > mpmath.ldexp(1, 4096):
+                return mpmath.inf                      # delta stays above d: mass at L = +inf
+            lo, hi = hi, hi * hi
+        if lo > 0:
+            lo, hi = bisect(above, lo, hi, mid=geometric_midpoint, stop=lambda a, b: b <= 2 * a)
+        return _solve_decreasing(self.delta, d, lo, hi)
 
 
 def _num(v):

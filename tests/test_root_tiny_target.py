@@ -73,3 +73,44 @@ def test_a_wrong_secant_root_is_caught_by_the_sign_check(monkeypatch):
             return (bracket[0] + bracket[1]) / 2
     monkeypatch.setattr(SOL, "mpmath", Wrong())
     test_subsampled_gaussian_at_1e_300(15)
+
+
+# ---- answers above 2^40 (thirteenth session's audit) ------------------------------------------------------
+
+def test_subsampled_eps_above_two_to_the_40():
+    """C_{1/2}(G_mu) at mu = 1e7, delta = 1e-5 printed inf ("15 verified digits"): the search stopped at 2^40.
+    Reference: for p = 1/2 and eps > log 2 only the remove pair counts, delta(eps) = p delta_G(eps1) with
+    e^eps1 = 1 + (e^eps - 1)/p (the mixture's likelihood ratio), so eps = log(1 + p (e^eps1 - 1)), eps1 the
+    G_mu profile's root at delta/p, solved by bisection at 60 digits: 50000041074794.85..."""
+    with mpmath.workdps(60):
+        mu, t = mpmath.mpf("1e7"), mpmath.mpf("2e-5")
+        d = lambda e: mpmath.ncdf(mu / 2 - e / mu) - mpmath.exp(e) * mpmath.ncdf(-mu / 2 - e / mu)   # noqa: E731
+        a, b = mpmath.mpf("4.9e13"), mpmath.mpf("5.1e13")      # d(a) > t > d(b); plain bisection, 200 halvings
+        for _ in range(200):
+            m = (a + b) / 2
+            a, b = (m, b) if d(m) > t else (a, m)
+        e1 = (a + b) / 2
+        ref = e1 + mpmath.log(mpmath.mpf(1) / 2) + mpmath.log1p(-mpmath.exp(-e1))
+    got = SS.eps(derive.gaussian("1e7"), "0.5", "1e-5", 20).value
+    assert abs(got - ref) <= mpmath.mpf(10) ** -18 * ref
+
+
+def test_subsampled_pure_dp_at_delta_zero_is_the_amplified_eps():
+    """RR(1e13) subsampled at 1/2, delta = 0: log(1 + p(e^eps - 1)) = 1e13 + log(1/2) + log1p(e^-eps), exactly
+    the amplification bound (tight for randomized response)."""
+    with mpmath.workdps(60):
+        ref = mpmath.mpf(10) ** 13 + mpmath.log(mpmath.mpf(1) / 2) + mpmath.log1p(mpmath.exp(-mpmath.mpf(10) ** 13))
+    got = SS.eps(derive.randomized_response("1e13"), "0.5", "0", 20).value
+    assert abs(got - ref) <= mpmath.mpf(10) ** -18 * ref
+
+
+def test_mutation_capped_search_is_caught(monkeypatch):
+    """The former cap (inf once the search passes 2^40), put back by wrapping eps: the first test fails."""
+    orig = SS.Subsampled.eps
+
+    def capped(self, d):
+        e = orig(self, d)
+        return mpmath.inf if e > 2 ** 40 else e
+    monkeypatch.setattr(SS.Subsampled, "eps", capped)
+    with pytest.raises(AssertionError):
+        test_subsampled_eps_above_two_to_the_40()
