@@ -86,6 +86,12 @@ MAX_CLASSICAL_EPS = 10 ** 100
 #: risk laplace; issue #25 item 4).  At 1e-1000 every power up to the fourth stays under the limit and
 #: every computing command answered in seconds (measured 2026-11-28).
 MIN_MECHANISM_PARAM = Fraction(1, 10 ** 1000)
+#: F_beta's weight beta: beyond these the optimum's algebra divides by a zero at every working precision
+#: (``fscore laplace --beta 1e-1000`` ended in a ZeroDivisionError traceback, thirteenth session)
+MIN_ATTACK_WEIGHT = Fraction(1, 10 ** 500)
+MAX_ATTACK_WEIGHT = 10 ** 500
+#: the largest Renyi order taken (an order of 1e999999 ran past 70 s)
+MAX_RENYI_ORDER = 10 ** 100
 #: the smallest nonzero eps of the classical Gaussian mechanism: fscore's threshold grows like 1/mu^2, and
 #: its alpha* = Phi(-t) then costs as at the cap (eps = 1e-150 took 7.8 s, 1e-300 66 s; 1e-100 answers in
 #: ~3 s), so the floor mirrors the cap 1e100
@@ -120,13 +126,15 @@ DOMAINS: dict[str, Domain] = {
     "alpha0": D(0, 1, low_open=True, meaning="reference level alpha0 in (0, 1]"),
     "alpha0_open": D(0, 1, low_open=True, high_open=True, meaning="reference level alpha0 in (0, 1)"),
     "prior": D(0, 1, low_open=True, high_open=True, meaning="prior probability of membership, in (0, 1)"),
-    "at_eps": D(None, None, meaning="the eps at which delta(eps) is evaluated (any real; eps < 0 is allowed)"),
+    "at_eps": D(-MAX_MECHANISM_PARAM, MAX_MECHANISM_PARAM,
+                meaning="the eps at which delta(eps) is evaluated (any real in [-1e308, 1e308]; eps < 0 is allowed)"),
     "at_delta": D(0, 1, meaning="the delta at which eps(delta) is evaluated, in [0, 1]"),
     "y": D(None, None, meaning="argument of the convex conjugate"),
     # attack (seed 001)
-    "beta_f": D(0, None, low_open=True, meaning="weight beta > 0 of recall in F_beta"),
+    "beta_f": D(0, MAX_ATTACK_WEIGHT, low_open=True, tiny=MIN_ATTACK_WEIGHT,
+                meaning="weight beta of recall in F_beta, in [1e-500, 1e500]"),
     "weight": D(0, None, low_open=True, meaning="prior weight w = (1 - p)/p > 0 of non-membership"),
-    "rho_p": D(0, 1, meaning="prior weight rho_p in [0, 1]"),
+    "rho_p": D(0, 1, tiny=MIN_MECHANISM_PARAM, meaning="prior weight rho_p: 0 or in [1e-1000, 1]"),
     "rho_c": D(0, 1, high_open=True, meaning="prior weight rho_c in [0, 1)"),
     "rho_t": D(0, 1, high_open=True, meaning="prior weight rho_t in [0, 1)"),
     "bound": D(0, 1, low_open=True, high_open=True, meaning="bound on F*_beta, in (0, 1)"),
@@ -134,31 +142,34 @@ DOMAINS: dict[str, Domain] = {
     "delta_prime": D(0, 1, low_open=True, meaning="delta' of the probabilistic DP reading, in (0, 1]"),
     "delta_prime_open": D(0, 1, low_open=True, high_open=True, meaning="delta' in (0, 1)"),
     "k": D(1, MAX_K, integer=True, meaning="number of compositions (an integer >= 1)"),
-    "rho": D(0, None, meaning="zCDP parameter rho >= 0 of one release (inf: no privacy)"),
+    "rho": D(0, MAX_MECHANISM_PARAM, meaning="zCDP parameter rho in [0, 1e308] of one release (inf: no privacy)"),
     "rho_positive": D(0, None, low_open=True, meaning="zCDP parameter rho > 0"),
     "eps_g": D(0, None, meaning="eps of the composed guarantee"),
     "count": D(1, 10 ** 7, integer=True, meaning="how many times a mechanism is composed (an integer >= 1)"),
     "sampling_rate": D(0, 1, low_open=True, meaning="sampling rate p in (0, 1]"),
     # design (seed 000 Sec. 5)
-    "n": D(1, None, integer=True, meaning="sample size n (an integer >= 1)"),
-    "sigma": D(0, None, low_open=True, meaning="standard deviation sigma > 0"),
+    "n": D(1, MAX_MECHANISM_PARAM, integer=True, meaning="sample size n (an integer in [1, 1e308])"),
+    "sigma": D(0, MAX_MECHANISM_PARAM, low_open=True, tiny=MIN_MECHANISM_PARAM,
+               meaning="standard deviation sigma in [1e-1000, 1e308]"),
     "batch": D(1, None, integer=True, meaning="batch size (an integer >= 1, at most n)"),
     "epochs": D(0, 10 ** 6, low_open=True, meaning="number of epochs, in (0, 1e6]"),
     "noise_multiplier": D(Fraction(3, 10), 1000, meaning="noise multiplier sigma in [0.3, 1000] (below 0.3 the "
                           "privacy loss of a step outgrows the certified engine's window)"),
-    "sigma2": D(0, 10 ** 4, low_open=True, meaning="variance parameter sigma^2 of the discrete Gaussian, in (0, 1e4] "
+    "sigma2": D(0, 10 ** 4, low_open=True, tiny=MIN_MECHANISM_PARAM,
+                meaning="variance parameter sigma^2 of the discrete Gaussian, in [1e-1000, 1e4] "
                 "(its sums have ~10 sigma terms)"),
     "m": D(0, None, low_open=True, meaning="effect size m > 0"),
     "mu_positive": D(0, MAX_MECHANISM_PARAM, tiny=MIN_MECHANISM_PARAM, low_open=True,
                       meaning="GDP parameter mu in [1e-1000, 1e308]"),
-    "delta_q": D(0, None, low_open=True, meaning="sensitivity of the mean, > 0 (default 1/n)"),
+    "delta_q": D(0, MAX_MECHANISM_PARAM, low_open=True, tiny=MIN_MECHANISM_PARAM,
+                 meaning="sensitivity of the mean, in [1e-1000, 1e308] (default 1/n)"),
     "max_relative_beta_increase": D(0, None, low_open=True,
                                     meaning="largest relative increase of the type II error, > 0"),
     "max_relative_loss": D(0, 1, high_open=True, meaning="largest relative loss of power, in [0, 1)"),
     "min_power": D(0, 1, low_open=True, high_open=True, meaning="smallest power, in (0, 1)"),
     "threshold": D(0, 1, low_open=True, high_open=True, meaning="threshold in (0, 1)"),
     # functionals and links (seed 004 Sec. 1.1 and 3)
-    "order": D(1, None, low_open=True, meaning="order lambda > 1 of a Renyi divergence"),
+    "order": D(1, MAX_RENYI_ORDER, low_open=True, meaning="order lambda of a Renyi divergence, in (1, 1e100]"),
     # canonical noise (seed 004 Sec. 3.2)
     "samples": D(1, 10 ** 8, integer=True, meaning="number of samples, at most 10^8"),
     "seed": D(0, 10 ** 38, integer=True, meaning="seed of numpy's default generator, an integer in [0, 1e38]"),

@@ -104,8 +104,8 @@ def subsampled_curve(record: TradeOff, p, alphas, digits: int = 15) -> Curve:
     betas, powers = [], []
     for a in alphas:
         x = parse_in("alpha", a, "alpha")
-        betas.append(mpmath.mpf(mpf_of(verified(lambda: _exact_or(s.tradeoff(_mp(x))[0]), digits))))
-        powers.append(mpmath.mpf(mpf_of(verified(lambda: _exact_or(s.tradeoff(_mp(x))[1]), digits))))
+        betas.append(mpmath.mpf(mpf_of(verified(lambda: _exact_or(lambda: s.tradeoff(_mp(x))[0]), digits))))
+        powers.append(mpmath.mpf(mpf_of(verified(lambda: _exact_or(lambda: s.tradeoff(_mp(x))[1]), digits))))
     return Curve(f"C_p({record}), p = {p}", tuple(alphas), tuple(betas), tuple(powers), digits)
 
 

@@ -213,8 +213,19 @@ def subsampled(record: TradeOff, p) -> Subsampled:
     return Subsampled(record, p)
 
 
-def _exact_or(v):
-    return Exact(0) if v == 0 else v
+def _exact_or(compute):
+    """compute(), or Exact(0) when it is 0 here and still 0 at 8x the working digits + 800 (enough to resolve
+    any cancellation of a profile at eps <= 1e308: it costs about 2 log10(eps/mu) digits).  A floating zero is
+    not accepted by ``verified`` (it may be a cancellation); calling every 0 exact let one through:
+    ``subsample gaussian --mu 1 --p 0.1 --at-eps 1e100`` printed delta = 0 as verified, where delta is
+    ~10^(-2.2e199) and Phi(a) - e^eps Phi(a - mu) cancels to 0 below ~220 digits.  A 0 that the higher
+    precision resolves is returned as the float 0, so ``verified`` goes on to higher precisions."""
+    v = compute()
+    if v != 0:
+        return v
+    with mpmath.workdps(8 * mpmath.mp.dps + 800):
+        w = compute()
+    return Exact(0) if w == 0 else v
 
 
 def tradeoff(record: TradeOff, p, alpha, digits: int = 15) -> SubsampledValue:
@@ -222,8 +233,8 @@ def tradeoff(record: TradeOff, p, alpha, digits: int = 15) -> SubsampledValue:
     check_digits(digits)
     a = parse_in("alpha", alpha, "alpha")
     s = Subsampled(record, p)
-    beta = verified(lambda: _exact_or(s.tradeoff(_mp(a))[0]), digits)
-    power = verified(lambda: _exact_or(s.tradeoff(_mp(a))[1]), digits)
+    beta = verified(lambda: _exact_or(lambda: s.tradeoff(_mp(a))[0]), digits)
+    power = verified(lambda: _exact_or(lambda: s.tradeoff(_mp(a))[1]), digits)
     return SubsampledValue(beta, power)
 
 
@@ -231,14 +242,14 @@ def delta(record: TradeOff, p, eps, digits: int = 15) -> SubsampledValue:
     check_digits(digits)
     e = parse_in("at_eps", eps, "eps")
     s = Subsampled(record, p)
-    return SubsampledValue(verified(lambda: _exact_or(s.delta(_mp(e))), digits))
+    return SubsampledValue(verified(lambda: _exact_or(lambda: s.delta(_mp(e))), digits))
 
 
 def eps(record: TradeOff, p, delta_, digits: int = 15) -> SubsampledValue:
     check_digits(digits)
     d = parse_in("at_delta", delta_, "delta")
     s = Subsampled(record, p)
-    return SubsampledValue(verified(lambda: _exact_or(s.eps(_mp(d))), digits))
+    return SubsampledValue(verified(lambda: _exact_or(lambda: s.eps(_mp(d))), digits))
 
 
 def auc(record: TradeOff, p, digits: int = 15):
@@ -291,7 +302,7 @@ def risk(record: TradeOff, p, alpha0=None, prior_value=None, digits: int = 15):
     cls = s.classification()
     env = _record_env(s.record, DEFAULT_PRIOR if prior_value is None else prior_value, exact_of(a0))
     up, down, attained = _sup(record, cls, env, digits)
-    power = verified(lambda: _exact_or(s.tradeoff(_mp(a0))[1]), digits)
+    power = verified(lambda: _exact_or(lambda: s.tradeoff(_mp(a0))[1]), digits)
     rho_a0 = verified(lambda: s.tradeoff(_mp(a0))[1] / _mp(a0), digits)
     post, post_c = _posterior_at(s, env, a0, digits)
     return RiskResult(

@@ -114,3 +114,39 @@ def test_mutation_capped_search_is_caught(monkeypatch):
     monkeypatch.setattr(SS.Subsampled, "eps", capped)
     with pytest.raises(AssertionError):
         test_subsampled_eps_above_two_to_the_40()
+
+
+# ---- a zero from cancellation is not exact (thirteenth session's probe of extreme inputs) ----------------
+
+def _subsampled_gaussian_delta_log10(eps: str, dps: int):
+    """log10 of delta(eps) of C_{0.1}(G_1), remove pair p (Phi(1/2 - e1) - e^e1 Phi(-1/2 - e1)), e^e1 = 1 +
+    (e^eps - 1)/p, at ``dps`` digits (the difference loses ~2 log10(eps) digits); the add pair is 0 there."""
+    with mpmath.workdps(dps):
+        e, p = mpmath.mpf(eps), mpmath.mpf("0.1")
+        e1 = mpmath.log1p(mpmath.expm1(e) / p)
+        return mpmath.log10(p * (mpmath.ncdf(mpmath.mpf(1) / 2 - e1) - mpmath.exp(e1) * mpmath.ncdf(-mpmath.mpf(1) / 2 - e1)))
+
+
+def test_subsampled_delta_at_eps_1e100_is_not_zero():
+    """It printed delta = 0 ("15 verified digits"): every floating 0 was taken as exact.  Reference at 600
+    digits: 1.26455207076088e-21714724095162591382556...(200-digit exponent)."""
+    from numeric.bridge import Exact
+    got = SS.delta(derive.gaussian("1"), "0.1", "1e100", 15).value
+    assert not isinstance(got, Exact) and got != 0
+    ref = _subsampled_gaussian_delta_log10("1e100", 600)
+    with mpmath.workdps(600):
+        assert abs(mpmath.log10(got) - ref) < mpmath.mpf(10) ** -12
+
+
+def test_an_exact_zero_stays_exact():
+    """RR(1) subsampled at 0.1 has bounded loss log(1 + 0.1 (e - 1)) < 2, so delta(2) = 0 exactly."""
+    from numeric.bridge import Exact
+    v = SS.delta(derive.randomized_response("1"), "0.1", "2", 15).value
+    assert isinstance(v, Exact) and v.p == 0
+
+
+def test_mutation_every_zero_exact_is_caught(monkeypatch):
+    from numeric.bridge import Exact
+    monkeypatch.setattr(SS, "_exact_or", lambda compute: (lambda v: Exact(0) if v == 0 else v)(compute()))
+    with pytest.raises(AssertionError):
+        test_subsampled_delta_at_eps_1e100_is_not_zero()

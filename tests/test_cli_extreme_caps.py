@@ -1,0 +1,39 @@
+"""Extreme parameters are refused in one line (exit 2) instead of a traceback or a run past 60 s, and the
+new range ends still answer (thirteenth session's probe).  Before: ``fscore --beta 1e-1000`` and
+``--rho-p 1e-5000`` ended in tracebacks; ``tradeoff discrete-gaussian --sigma2 1e-999999``, ``ztest --n
+1e999999``, ``functional --order 1e999999``, ``subsample --at-eps 1e999999`` and ``compose zcdp --rho
+1e999999`` ran past 70 s."""
+
+from __future__ import annotations
+
+import pytest
+
+from cli_runner import assert_usage_error, run
+
+REFUSED = [
+    (("fscore", "laplace", "--eps", "1", "--beta", "1e-1000"), "beta"),
+    (("fscore", "laplace", "--eps", "1", "--beta", "1e999999"), "beta"),
+    (("fscore", "laplace", "--eps", "1", "--beta", "1", "--rho-p", "1e-5000"), "rho_p"),
+    (("fscore-inverse", "laplace", "--beta", "1e-999999", "--bound", "0.7"), "beta"),
+    (("tradeoff", "discrete-gaussian", "--sigma2", "1e-999999", "--alpha", "0.1"), "sigma2"),
+    (("ztest", "--n", "1e999999", "--sigma", "1", "--m", "0.1", "--alpha", "0.05", "--mu", "1"), "n"),
+    (("ztest", "--n", "100", "--sigma", "1e-999999", "--m", "0.1", "--alpha", "0.05", "--mu", "1"), "sigma"),
+    (("functional", "laplace", "--eps", "1", "--name", "renyi", "--order", "1e999999"), "order"),
+    (("subsample", "gaussian", "--mu", "1", "--p", "0.1", "--at-eps", "1e999999"), "eps"),
+    (("compose", "zcdp", "--rho", "1e999999", "--k", "10", "--delta", "1e-6"), "rho"),
+]
+
+
+@pytest.mark.parametrize("argv,name", REFUSED, ids=[" ".join(a[:2]) + " " + n for a, n in REFUSED])
+def test_beyond_the_range_is_one_line_exit_2(argv, name):
+    assert_usage_error(run(argv), name)
+
+
+def test_the_new_range_ends_answer():
+    """beta = 1e-500: F*_beta -> the precision's maximum e/(1 + e) = 0.731058578630005 as beta -> 0 (recall
+    weighs nothing; Laplace eps = 1, by hand); rho = 1e308: eps(1e-6) of 10 releases at least 10 rho."""
+    out = run(("fscore", "laplace", "--eps", "1", "--beta", "1e-500", "--json")).json()
+    assert out["fscore"] == "0.731058578630005"
+    z = run(("compose", "zcdp", "--rho", "1e308", "--k", "10", "--delta", "1e-6", "--json"))
+    assert z.rc == 0 and float(z.json()["eps"]) >= 1e309
+    assert run(("functional", "laplace", "--eps", "1", "--name", "renyi", "--order", "1e100")).rc == 0
