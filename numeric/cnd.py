@@ -124,10 +124,14 @@ def _survival(f: _F, c, x, shown=None):
     resolved = mpmath.ldexp(1, -mpmath.mp.prec + 20) < SMALLEST_TAIL
     for k in range(steps):
         s = f(1 - s)
-        if resolved and s < SMALLEST_TAIL and k + 1 < steps:
+        # s = 0 at a resolving precision: f vanished (an (eps, delta) record past 1 - delta); refused at once,
+        # as no precision makes a floating 0 verified (approx-dp eps 1, delta 0.1 at x = 2.5 ran 73 s, then
+        # exhausted 20000 digits)
+        if resolved and s < SMALLEST_TAIL and (k + 1 < steps or s == 0):
             raise DomainError("x", shown, f"small enough in |x| that 1 - F(|x|) >= {mpmath.nstr(SMALLEST_TAIL, 3)} "
                               f"for {f.record} (here the tail passes below it after {k + 1} of {steps} unit "
-                              "steps; each further one costs as many digits as the tail is small)")
+                              "steps; each further one costs as many digits as the tail is small"
+                              + ("; here it is 0: f vanishes there, and F reaches 1" if s == 0 else "") + ")")
     return s
 
 

@@ -37,3 +37,22 @@ def test_the_new_range_ends_answer():
     z = run(("compose", "zcdp", "--rho", "1e308", "--k", "10", "--delta", "1e-6", "--json"))
     assert z.rc == 0 and float(z.json()["eps"]) >= 1e309
     assert run(("functional", "laplace", "--eps", "1", "--name", "renyi", "--order", "1e100")).rc == 0
+
+
+@pytest.mark.parametrize("x", ["2.5", "-3"])
+def test_cnd_past_the_end_of_the_support_is_refused_at_once(x):
+    """approx-dp(1, 0.1): F(2.5) = 1 - f(F(1.5)) = 1 - f(0.9477) = 1 exactly (f = 0 past 1 - delta = 0.9), so the
+    tail is a structural 0, which no precision verifies: it ran 73 s and exhausted 20000 digits (exit 3)."""
+    line = assert_usage_error(run(("cnd", "approx-dp", "--eps", "1", "--delta", "0.1", "--x", x)), f"x={x}")
+    assert "f vanishes" in line
+
+
+def test_mutation_zero_tail_not_refused_is_caught(monkeypatch):
+    """Without the tail check (SMALLEST_TAIL = 0: no tail is ever below it) the floating 0 goes to ``verified``,
+    which escalates the precision and fails (capped here at 200 digits, so the former 73 s take a second)."""
+    from numeric import cnd as C
+    from numeric import precision as P
+    monkeypatch.setattr(C, "SMALLEST_TAIL", C.mpmath.mpf(0))
+    monkeypatch.setattr(P.verified, "__kwdefaults__", {"max_dps": 200})
+    with pytest.raises(AssertionError):
+        test_cnd_past_the_end_of_the_support_is_refused_at_once("2.5")
