@@ -165,7 +165,8 @@ DOMAINS: dict[str, Domain] = {
                  meaning="sensitivity of the mean, in [1e-1000, 1e308] (default 1/n)"),
     "max_relative_beta_increase": D(0, None, low_open=True,
                                     meaning="largest relative increase of the type II error, > 0"),
-    "max_relative_loss": D(0, 1, high_open=True, meaning="largest relative loss of power, in [0, 1)"),
+    "max_relative_loss": D(0, 1, low_open=True, high_open=True,
+                           meaning="largest relative loss of power, in (0, 1) (0 is reached only as mu -> inf)"),
     "min_power": D(0, 1, low_open=True, high_open=True, meaning="smallest power, in (0, 1)"),
     "threshold": D(0, 1, low_open=True, high_open=True, meaning="threshold in (0, 1)"),
     # functionals and links (seed 004 Sec. 1.1 and 3)

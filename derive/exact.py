@@ -18,7 +18,7 @@ import sympy as sp
 
 from .errors import DomainError
 
-_DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+_DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$", re.ASCII)     # ASCII digits only (Arabic-Indic 3 was read as 3)
 #: decimal exponents beyond this are refused (10**10**6 would exhaust memory)
 MAX_EXPONENT = 1_000_000
 #: significant digits of a decimal's mantissa (Python's own limit on int(str), sys.get_int_max_str_digits())

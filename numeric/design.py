@@ -29,6 +29,8 @@ from .display import ResultDisplay
 from .precision import evaluate_env
 
 TARGETS = ("rho", "rho-alpha0", "power")
+#: the value R of --target rho-alpha0 in the printed equation and solution
+RHO_ALPHA0 = sp.Symbol("R", positive=True)
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,13 @@ def select(record: TradeOff, target: str, value, alpha0=None, digits: int = 15) 
         got = Exact(0)        # power alpha0 at level alpha0: no privacy loss, the parameter is 0 exactly
     else:
         got = evaluate_env(root, env, digits)
-    return SelectResult(parameter=_name(sym), value=got, expr=root, equation=equation, digits=digits)
+    shown = root
+    if target == "rho-alpha0":
+        # shown in the target's own terms, R = power/alpha0 (V = R alpha0 was printed as "log(V/alpha_0)"
+        # for a value R = 2, which reads as log(2000))
+        shown = root.subs(D.target, RHO_ALPHA0 * D.alpha0)
+        equation = sp.Eq(record.power.subs(ALPHA, D.alpha0) / D.alpha0, RHO_ALPHA0)
+    return SelectResult(parameter=_name(sym), value=got, expr=shown, equation=equation, digits=digits)
 
 
 def _ztest_env(n, sigma, m, alpha, delta_q=None) -> dict:

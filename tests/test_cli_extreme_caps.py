@@ -56,3 +56,31 @@ def test_mutation_zero_tail_not_refused_is_caught(monkeypatch):
     monkeypatch.setattr(P.verified, "__kwdefaults__", {"max_dps": 200})
     with pytest.raises(AssertionError):
         test_cnd_past_the_end_of_the_support_is_refused_at_once("2.5")
+
+
+def test_select_rho_alpha0_prints_its_own_equation():
+    """--target rho-alpha0 --value 2 printed "(eps = log(V/alpha_0))", the power target's form (V = R alpha0),
+    which reads as log(2000); it is log(R) = log 2 (Laplace: rho_alpha0 = e^eps on its first piece, by hand)."""
+    res = run(("select", "laplace", "--target", "rho-alpha0", "--value", "2", "--alpha0", "0.001"))
+    assert res.rc == 0 and "log(R)" in res.out and "V" not in res.out
+    out = run(("select", "gaussian", "--target", "rho-alpha0", "--value", "5", "--alpha0", "0.01", "--json")).json()
+    assert "R*alpha_0" in out["solution"] and out["equation"].endswith(", R)")
+
+
+def test_mutation_rho_alpha0_shown_as_power_is_caught(monkeypatch):
+    from numeric import design as DS
+    monkeypatch.setattr(DS, "RHO_ALPHA0", DS.sp.Symbol("V", positive=True) / DS.D.alpha0)
+    with pytest.raises(AssertionError):
+        test_select_rho_alpha0_prints_its_own_equation()
+
+
+def test_non_ascii_digits_are_refused():
+    """An Arabic-Indic digit three was read as 3 (Python's \\d matches every Unicode digit)."""
+    assert_usage_error(run(("tradeoff", "laplace", "--eps", "\u0663", "--alpha", "0.1")), "eps=")
+
+
+def test_max_relative_loss_range_matches_its_refusal():
+    """0 was inside the stated range [0, 1) but refused later (reached only as mu -> inf); the range is (0, 1)."""
+    line = assert_usage_error(run(("ztest", "--n", "100", "--sigma", "1", "--m", "0.1", "--alpha", "0.05",
+                                   "--min-mu", "--max-relative-loss", "0")), "max_relative_loss=0")
+    assert "(0, 1)" in line
