@@ -114,7 +114,7 @@ def register(sub):
     z.add_argument("--mu", type=number("mu_positive", "mu"), default=None, help="GDP parameter of the release, > 0")
     z.add_argument("--min-mu", action="store_true", help="find the smallest mu meeting the power target")
     z.add_argument("--max-relative-loss", type=number("max_relative_loss"), default=None,
-                   help="with --min-mu: largest relative loss of power, in [0, 1)")
+                   help="with --min-mu: largest relative loss of power, in (0, 1)")
     z.add_argument("--min-power", type=number("min_power"), default=None,
                    help="with --min-mu: smallest power, in (0, 1)")
     z.add_argument("--delta-q", type=number("delta_q"), default=None,
