@@ -149,8 +149,15 @@ def zcdp_eps_prime(rho_total, delta_prime, conversion: str = "bun-steinke", digi
         def h(log_d):
             d = mpmath.exp(log_d)
             return -ep({EPS: eps_c(d), DELTA: d, S.delta_p: exact_of(dp)})
-        arg, best = golden_max(h, top - 700, top - mpmath.mpf(10) ** -12)
-        found["delta"] = mpmath.exp(arg)
+        # searched in v = log log(delta'/delta) over [-700, 16]: the minimiser sits near log(delta'/delta) =
+        # log(1/rho)/2 for a tiny rho (1155 at rho = 1e-1000; at most ~1.2e6 for a decimal rho) and at ~1e-15
+        # for rho = 1e30, both outside the former fixed range [log delta' - 700, log delta' - 1e-12], where the
+        # search returned an end point that every precision agreed on
+        # (the lower end is where log(delta'/delta) is still resolved next to log delta' at this precision: it
+        # moves with the precision, so a minimiser below it shows as a disagreement of ``verified``)
+        low = mpmath.log(abs(top) + 1) - (mpmath.mp.prec - 10) * mpmath.log(2)
+        v, best = golden_max(lambda v: h(top - mpmath.exp(v)), low, mpmath.mpf(16))
+        found["delta"] = mpmath.exp(top - mpmath.exp(v))
         return -best
     value = verified_mpf(compute, digits)
     return ZcdpEpsPrime(eps_prime=value, delta=found["delta"], digits=digits)
