@@ -213,6 +213,10 @@ def subsampled(record: TradeOff, p) -> Subsampled:
     return Subsampled(record, p)
 
 
+#: a floating 0 is taken as exact when it is still 0 at ZERO_CHECK[0] x the working digits + ZERO_CHECK[1]
+ZERO_CHECK = (8, 800)
+
+
 def _exact_or(compute):
     """compute(), or Exact(0) when it is 0 here and still 0 at 8x the working digits + 800 (enough to resolve
     any cancellation of a profile at eps <= 1e308: it costs about 2 log10(eps/mu) digits).  A floating zero is
@@ -223,7 +227,7 @@ def _exact_or(compute):
     v = compute()
     if v != 0:
         return v
-    with mpmath.workdps(8 * mpmath.mp.dps + 800):
+    with mpmath.workdps(ZERO_CHECK[0] * mpmath.mp.dps + ZERO_CHECK[1]):
         w = compute()
     return Exact(0) if w == 0 else v
 
