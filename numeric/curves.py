@@ -99,13 +99,13 @@ def subsampled_curve(record: TradeOff, p, alphas, digits: int = 15) -> Curve:
 
     from .compose_exact import _mp
     from .precision import verified
-    from .subsampling import Subsampled, _exact_or
+    from .subsampling import ZERO_CHECK_CURVE, Subsampled, _exact_or
     s = Subsampled(record, p)
     betas, powers = [], []
     for a in alphas:
         x = parse_in("alpha", a, "alpha")
-        betas.append(mpmath.mpf(mpf_of(verified(lambda: _exact_or(lambda: s.tradeoff(_mp(x))[0]), digits))))
-        powers.append(mpmath.mpf(mpf_of(verified(lambda: _exact_or(lambda: s.tradeoff(_mp(x))[1]), digits))))
+        betas.append(mpmath.mpf(mpf_of(verified(lambda: _exact_or(lambda: s.tradeoff(_mp(x))[0], ZERO_CHECK_CURVE), digits))))
+        powers.append(mpmath.mpf(mpf_of(verified(lambda: _exact_or(lambda: s.tradeoff(_mp(x))[1], ZERO_CHECK_CURVE), digits))))
     return Curve(f"C_p({record}), p = {p}", tuple(alphas), tuple(betas), tuple(powers), digits)
 
 
