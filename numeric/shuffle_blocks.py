@@ -503,12 +503,10 @@ class CloneBlockPair(LossModel):
         positive atoms: n = 10, eps0 = 1e-6, 3 rounds had knots 0 and 35 h only there, a lower measure of all
         its mass at 0, and delta(1e-7) in [0, 2.54e-7] against 1.739e-7."""
         if self._hints is None:
-            em1 = math.expm1(float(self.eps0))
             places, count = [], 0
             for sl in self.slices:
                 x = np.arange(sl.x_lo, sl.x_hi + 2, dtype=np.float64)
-                y = sl.c + 1 - x
-                places.append(np.log1p(em1 * (x - y) / ((em1 + 1) * y + x)))
+                places.append(SC.float_loss(float(self.eps0), sl.c, x))
                 count += len(x)
                 if count > HINT_ATOMS:
                     places = None
@@ -549,11 +547,5 @@ class CloneBlockPair(LossModel):
         end pushed below them: ``pld_discretise._knots`` reads masses of left-open coarse cells, and an
         atom at exactly the lower end (L = -eps0, x = 0: unlisted) fell outside the first one, got no
         knot and was moved up to the first knot (n = 3, eps0 = 0.01, 10^4 rounds: eps(1e-6) in [0, 10.5])."""
-        E = math.exp(float(self.eps0))
-        ends = []
-        for sl in self.slices:
-            for x in (sl.x_lo, sl.x_hi + 1):
-                y = sl.c + 1 - x
-                ends.append(math.log((E * x + y) / (E * y + x)) if x > 0 and y > 0 else
-                            (float(self.eps0) if y == 0 else -float(self.eps0)))
+        ends = [float(SC.float_loss(float(self.eps0), sl.c, x)) for sl in self.slices for x in (sl.x_lo, sl.x_hi + 1)]
         return below(max(min(ends), self.lo)), min(max(ends), self.hi)

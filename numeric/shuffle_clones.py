@@ -157,6 +157,19 @@ class EpsBracket:
     reason: str = ""
 
 
+def float_loss(eps0: float, c, x):
+    """The pair's privacy loss at outcome (c, x), y = c + 1 - x, in float64 (knot placement only):
+    log((E x + y)/(E y + x)) = log1p((E - 1)(x - y)/(E y + x)), E = e^eps0 (no cancellation at a tiny eps0),
+    exactly -eps0 at x = 0 and eps0 at y = 0.  Arrays or scalars."""
+    import numpy as np
+    x = np.asarray(x, dtype=np.float64)
+    y = c + 1 - x
+    em1 = math.expm1(eps0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inner = np.log1p(em1 * (x - y) / ((em1 + 1) * y + x))
+    return np.where(x == 0, -eps0, np.where(y == 0, eps0, inner))
+
+
 def _flint():
     import flint
     return flint

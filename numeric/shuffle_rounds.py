@@ -149,7 +149,7 @@ class ShuffleClonePair(LossModel):
                 bx = np.where(x <= c, np.exp(lb), 0.0)
                 bx1 = np.where(x >= 1, np.exp(lb1), 0.0)
                 P = math.exp(lw) * (a * bx1 + abar * bx)
-                L = np.log((E * x + (c + 1 - x)) / (E * (c + 1 - x) + x))
+                L = SC.float_loss(e0, c, x)
                 Ls.append(L)
                 Ps.append(P)
             L, P = np.concatenate(Ls), np.concatenate(Ps)
