@@ -188,6 +188,12 @@ class Subsampled:
         zero = mpmath.mpf(0)
         if self.delta(zero) <= d:
             return zero
+        if d == 0:
+            # delta(eps) = 0 exactly from the largest privacy loss on, log rho (rho = p rho_f + 1 - p, the
+            # classification's closed form): inf for an unbounded loss.  (The search below stopped where the
+            # profile's difference cancelled to 0 and escalated the precision: --at-delta 0 ran past 100 s.)
+            rho = self.classification().rho.value
+            return mpmath.inf if rho is sp.oo else mpmath.log(_num(compile_mp(rho)({})))
         # a bracket [lo, hi] by squaring hi (2, 4, 16, ..., up to 2^4096, above every finite answer: parameters
         # are at most 1e308, and eps grows at most like mu^2/2 ~ 2^2047), narrowed to hi <= 2 lo by bisection
         # in log eps, then solved.  (A doubling search capped at 2^40 answered inf, "verified" at both

@@ -150,3 +150,28 @@ def test_mutation_every_zero_exact_is_caught(monkeypatch):
     monkeypatch.setattr(SS, "ZERO_CHECK", (1, 0))
     with pytest.raises(AssertionError):
         test_subsampled_delta_at_eps_1e100_is_not_zero()
+
+
+# ---- delta = 0: the largest privacy loss ---------------------------------------------------------------
+
+def test_eps_at_delta_zero_is_the_largest_loss():
+    """eps(0) = log(1 + p (e^eps - 1)) for RR(eps) (its loss is bounded; by hand: log(1 + 0.1 (e - 1))), and inf
+    for G_1 (delta(eps) > 0 for every eps).  The Gaussian case ran past 100 s: the bracket search stopped where the
+    profile cancelled to 0 and the precision escalated."""
+    with mpmath.workdps(40):
+        ref = mpmath.log(1 + mpmath.mpf("0.1") * (mpmath.e - 1))
+    got = SS.eps(derive.randomized_response("1"), "0.1", "0", 20).value
+    assert abs(got - ref) <= mpmath.mpf(10) ** -19 * ref
+    assert SS.eps(derive.gaussian("1"), "0.1", "0", 15).value == mpmath.inf
+
+
+def test_mutation_every_loss_unbounded_is_caught(monkeypatch):
+    import sympy as sp
+    orig = SS.Subsampled.classification
+
+    def unbounded(self):
+        c = orig(self)
+        return type(c)(f0=c.f0, rho=type(c.rho)(sp.oo, c.rho.method), failure=c.failure)
+    monkeypatch.setattr(SS.Subsampled, "classification", unbounded)
+    with pytest.raises(AssertionError):
+        test_eps_at_delta_zero_is_the_largest_loss()
