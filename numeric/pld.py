@@ -89,9 +89,10 @@ Single step, atoms on the grid.  A step whose finite loss is exactly a few atoms
 randomized response, the (eps, delta) pair) with every atom on hZ is its own discretisation: the
 upper measure is its atoms with their closed-form masses rounded up (the +inf mass too), the lower
 one with them rounded down (``_lattice_measure``); D grows with every mass, so Lemma 1 applies with
-no discretisation error at all.  (The hull above samples D at knots only and lost the +eps atom of
-randomized response: 100 x RR(0.1) had delta in [0, 0.239] at eps = 0.5.)  The default grid is the
-common lattice of the atoms whenever it is at most 16x finer than the accuracy target (``pld_grid``).
+no discretisation error at all (the hull above lost the +eps atom: 100 x RR(0.1) had delta in [0,
+0.239] at eps = 0.5).  Repeated k times (one or two atoms), the step enters as its k-fold binomial law
+of count 1 (``numeric.lattice_power``; Lemma 1 with the k steps as one factor), not as a k-th power
+of its spectrum.  The default grid is the atoms' common lattice when at most 16x finer than the target.
 
 ``scheme="round"`` uses the first-order pair throughout (upper: P-mass of each
 cell to its right knot, lower: to its left knot) - the textbook pessimistic /
@@ -183,6 +184,7 @@ from derive.errors import DomainError
 
 from . import pld_grid as G
 from . import pld_mechanisms as M
+from .lattice_power import fold_repeats
 from .pld_discretise import (
     StepMeasure,
     U,
@@ -220,21 +222,6 @@ __all__ = [
 # the composition object
 
 
-def _entries(components):
-    out = []
-    for item in components:
-        if isinstance(item, M.Mechanism):
-            mech, k = item, 1
-        else:
-            mech, k = item
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise ValueError(f"count must be an integer >= 1, got {k!r}")
-        out.append((mech, k))
-    if not out:
-        raise ValueError("nothing to compose")
-    return out
-
-
 #: largest lam h (``Composition._solve_lam``): at 40, ten shuffled rounds of n = 2 (eps(1e-6) one cell below
 #: the largest loss) had every cell below the top at e^-40 of it, under the FFT's error: lower end 0
 TILT_CELLS = 4.0
@@ -246,7 +233,7 @@ class Composition:
     def __init__(self, components, h=None, scheme: str = "interpolate", tol: float | None = None):
         if M.flint_or_none() is None:
             raise RuntimeError("the certified engine needs python-flint (pip install dp-derive[certified])")
-        self.entries = _entries(components)
+        self.entries = G.checked_entries(components)
         if scheme not in ("interpolate", "round"):
             raise ValueError("scheme must be 'interpolate' or 'round'")
         self.scheme = scheme
@@ -317,6 +304,7 @@ class Composition:
                 los.append((pair[1], k))
                 if pair[1].note == "round":
                     notes.append(f"{model.name}: lower measure fell back to rounding (first order)")
+            ups, los = fold_repeats(ups, los, self.h, self._models(d), self._pair_cache)
             got = self._meas_cache[key] = [ups, los, notes]
         return got[0], got[1], got[2]
 
@@ -493,7 +481,7 @@ class Composition:
 
     def _knot_count(self) -> int:
         """Knots of the step measures made so far (the Arb work of a query: a deterministic cost)."""
-        return sum(len(m.knots) for got in self._meas_cache.values() for m, _ in got[0])
+        return sum(len(m.knots) for got in self._meas_cache.values() for m, _ in got[0] if m.note != "lattice")
 
     def _delta_once(self, eps) -> DeltaResult:
         t0 = time.perf_counter()

@@ -46,8 +46,13 @@ class StepMeasure:
     inf_mass: float            # bound on the mass at L = +inf
     kind: str                  # "upper" | "lower"
     note: str = ""
+    #: a bound on the finite mass in the measure's direction, when known without summing (the k-fold
+    #: lattice law of ``numeric.lattice_power``: fsum over 10^5 masses spanning 1000 binades took 0.1 s)
+    total: float | None = None
 
     def finite_total(self) -> float:
+        if self.total is not None:
+            return self.total
         s = math.fsum(self.mass.tolist())
         return s * (1 + 4 * U) if self.kind == "upper" else s * (1 - 4 * U)
 

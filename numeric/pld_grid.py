@@ -57,6 +57,20 @@ def _rational_gcd(values):
     return g
 
 
+def checked_entries(components):
+    """The (mechanism, count) entries of ``numeric.pld.compose``'s components (a bare mechanism counts
+    once), the counts checked."""
+    out = []
+    for item in components:
+        mech, k = (item, 1) if isinstance(item, M.Mechanism) else item
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"count must be an integer >= 1, got {k!r}")
+        out.append((mech, k))
+    if not out:
+        raise ValueError("nothing to compose")
+    return out
+
+
 def default_grid(entries) -> GridChoice:
     """The default grid of a composition of (mechanism, count) entries."""
     K = sum(k for _, k in entries)

@@ -48,4 +48,5 @@ def test_no_cap_for_unbounded_or_infinite_mass():
 def test_mutation_without_the_cap_is_caught(monkeypatch):
     monkeypatch.setattr(PR, "loss_cap", lambda entries: None)
     r = compose([(_mech(PureDP(Fraction(1))), 3)]).eps(Fraction(1, 10 ** 15))
-    assert r.eps_upper > 3.5
+    # uncapped: 3.769 with the 3rd power of the step's spectrum, 3.449 with its 3-fold law (lattice_power)
+    assert r.eps_upper > 3 * (1 + mpmath.mpf(2) ** -50)
