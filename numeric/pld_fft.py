@@ -288,7 +288,7 @@ def _convolve(items, parts, N: int, W0: int):
     # distinct count-1 steps: one part from numeric.pld_tree's product tree, its own 2-norm error d
     # (x is then inexact: the spectrum error gains sqN d, |X| <= ||x||_1 + sqrt(len) d; docstring there)
     from .pld_tree import fold, split
-    rest, trees = split(items, parts, N, fft_eta)
+    rest, trees = split(items, parts, N, fft_eta, _convolve)
     for idx, x, k, d in _work(items, parts, rest, trees, N, fold):
         arr = np.zeros(N)
         np.add.at(arr, idx, x)

@@ -26,6 +26,11 @@ float additions of at most m = ceil(len / N) terms per entry: an error below gam
 bound.  ``_convolve`` then treats the tree's output x~ as a part whose forward-transform error is
 eta sqrt(N) ||x~||_2 + sqrt(N) d (the DFT scales 2-norms by sqrt(N)) and whose spectrum is bounded by
 ||x~||_1 + sqrt(len) d.
+
+A member of count k > 1 (``_power_leaf``) is one leaf: ``_convolve`` of that single item on M >= k span + 1
+points, where no index wraps, so the circular k-fold composition it bounds is the linear one; its leaf
+error d is ``_convolve``'s E_out, a 2-norm bound in the same model, and the joins above use it as they use
+any subtree's d.
 """
 
 from __future__ import annotations
@@ -40,6 +45,9 @@ from .pld_discretise import U
 #: at least MIN_TREE of them do (below that the per-step transforms are cheap anyway)
 SPAN_FRACTION = 8
 MIN_TREE = 8
+#: a step of count k <= TREE_COUNT joins as one leaf, its k-fold power (numeric.pld_envelope's rounded families
+#: have many distinct steps of small counts: 843 items of counts 1-5 cost 3372 full-window transforms, 103 of 130 s)
+TREE_COUNT = 64
 
 
 def _norms(x: np.ndarray):
@@ -99,34 +107,53 @@ class _Size:
 
 
 def _plan(items, members):
-    """Leaves (j, _Size(span + 1), None) of the members: the tree is planned on lengths only (a join's
+    """Leaves (j, _Size(k span + 1), None) of the members: the tree is planned on lengths only (a join's
     result has len a + len b - 1 points, known before any transform)."""
-    return [(j, _Size(int(items[j][0].knots.max() - items[j][0].knots.min()) + 1), None) for j in members]
+    return [(j, _Size(items[j][1] * int(items[j][0].knots.max() - items[j][0].knots.min()) + 1), None)
+            for j in members]
 
 
-def _build(node, items, parts, eta_of):
+def _power_leaf(meas, part, k: int, convolve):
+    """(lo, x~, d) of the k-fold linear self-convolution of a member of count k > 1: ``pld_fft._convolve`` of
+    the one item (``convolve``, passed in by it) on M >= k span + 1 points, where the circular composition is the linear one (no aliasing),
+    with its 2-norm error bound; the entries past k span + 1 are exact zeros, so dropping them only lowers
+    the error."""
+    lo = int(meas.knots.min())
+    n = k * (int(meas.knots.max()) - lo) + 1
+    M = 1 << max(1, (n - 1).bit_length())
+    y, e = convolve([(meas, k)], [part], M, k * lo)
+    return k * lo, y[:n], e
+
+
+def _build(node, items, parts, eta_of, convolve):
     """The subtree (lo, x~, d) of a planned node, built depth first: only the arrays of one path from
     the node to a leaf (and their siblings) are alive at a time (issue #25: the levels held every
     member's dense array at once, 5.8e9 points for 10^4 mixed steps at h = 1e-5)."""
     key = node[0]
     if isinstance(key, int):
+        if items[key][1] > 1:
+            return _power_leaf(items[key][0], parts[key], items[key][1], convolve)
         return _dense(items[key][0].knots, parts[key][1])
-    left = _build(key[0], items, parts, eta_of)
-    right = _build(key[1], items, parts, eta_of)
+    left = _build(key[0], items, parts, eta_of, convolve)
+    right = _build(key[1], items, parts, eta_of, convolve)
     return _join(left, right, eta_of)
 
 
-def split(items, parts, N: int, eta_of):
+def split(items, parts, N: int, eta_of, convolve=None):
     """(rest, trees): the indices of the items ``_convolve`` transforms itself, and the tree's parts
     (empty when there is no tree), each a planned subtree that ``fold`` builds when ``_convolve`` reaches
-    it (``_build``), so that at most one part's arrays are alive at a time.  Tree members: count 1,
-    knot span <= N / SPAN_FRACTION, at least MIN_TREE of them.  The levels join pairs while a join's
+    it (``_build``), so that at most one part's arrays are alive at a time.  Tree members: count 1 (or, given
+    ``convolve``, a count k <= TREE_COUNT: one leaf, ``_power_leaf``), k times the knot span <= N /
+    SPAN_FRACTION, at least MIN_TREE of them.  The levels join pairs while a join's
     transform is shorter than the window N; the subtrees left then enter ``_convolve`` as parts of their
     own, each transformed once on N points, which is what the top joins would have cost again (1000
     distinct Laplace steps: the top join was a 2^21-point transform, the window 2^21 too).  The plan
     pairs exactly as the levels did on the arrays, so the computed parts are the same."""
+    def span(meas):
+        return int(meas.knots.max() - meas.knots.min())
     members = [j for j, (meas, k) in enumerate(items)
-               if k == 1 and len(meas.knots) and int(meas.knots.max() - meas.knots.min()) <= N // SPAN_FRACTION]
+               if (k == 1 or (convolve is not None and k <= TREE_COUNT)) and len(meas.knots)
+               and k * span(meas) <= N // SPAN_FRACTION]
     if len(members) < MIN_TREE:
         return list(range(len(items))), []
     level = _plan(items, members)
@@ -137,14 +164,15 @@ def split(items, parts, N: int, eta_of):
             nxt.append(level[-1])
         level = nxt
     keep = set(members)
-    return [j for j in range(len(items)) if j not in keep], [(node, items, parts, eta_of) for node in level]
+    return [j for j in range(len(items)) if j not in keep], [(node, items, parts, eta_of, convolve)
+                                                                     for node in level]
 
 
 def fold(tree, N: int):
     """(indices mod N, x~, d, n): the tree's part (a planned subtree of ``split``, built here, or a built
     (lo, x~, d)) laid on the circular window, the fold's additions' error
     gamma_m ||x~||_1 (m terms per entry at most) added to d."""
-    lo, x, d = _build(*tree) if len(tree) == 4 else tree
+    lo, x, d = _build(*tree) if len(tree) == 5 else tree
     m = -(-len(x) // N)
     if m > 1:
         g = m * U / (1 - m * U)

@@ -169,3 +169,68 @@ def test_planned_parts_hold_the_exact_product():
         prod = np.convolve(prod, x)
     assert lo == lo_exact and len(prod) == len(exact)
     assert _dist(prod, exact) <= err + 1e-12 * float(np.abs(prod).sum())
+
+
+# ---- members of count k > 1: one leaf, the k-fold power on a window of its own (numeric.pld_envelope's rounded
+# families enter the engine as many distinct steps of small counts)
+
+
+class _Leaf:
+    def __init__(self, knots):
+        self.knots = knots
+
+
+def _power_leaf_holds(k, shift=0):
+    from numeric.pld_fft import _convolve
+    rng = np.random.default_rng(11)
+    knots = np.array([3, 4, 6, 9])
+    x = rng.random(4) * np.exp(-rng.random(4) * 20)
+    lo, y, d = PT._power_leaf(_Leaf(knots), (None, x, k), k + shift, _convolve)
+    dense = np.zeros(7)
+    dense[knots - 3] = x
+    exact = [Fraction(1)]
+    for _ in range(k):
+        exact = _exact_conv(exact, dense)
+    return lo == 3 * k and len(y) == len(exact) and _dist(y, exact) <= d < 1e-10 * float(np.abs(y).sum())
+
+
+@pytest.mark.parametrize("k", [2, 5, 17])
+def test_power_leaf_bound_contains_the_exact_k_fold(k):
+    """The leaf against the exact k-fold linear self-convolution of its float input (Fractions)."""
+    assert _power_leaf_holds(k)
+
+
+def test_power_leaf_mutation_one_power_short_is_caught():
+    assert not _power_leaf_holds(5, shift=-1)
+
+
+def test_counted_members_join_the_tree_and_hold_the_lattice_reference():
+    """Eight distinct Laplace steps of count 3 each (24 steps): every member is a power leaf of the tree, and
+    delta(0.5) holds the reference of tests/laplace_reference.lattice_bracket (each step's density rounded
+    up / down onto a lattice 10^-5, both laws composed; width about h sum eps / 2 = 1.3e-6)."""
+    from numeric import pld
+    from numeric import pld_mechanisms as M
+    from tests.laplace_reference import lattice_bracket
+    eps = [Fraction(5 + i, 100) for i in range(8)]
+    leaves = []
+    orig = PT._power_leaf
+    PT_calls = lambda meas, part, k, conv: leaves.append(k) or orig(meas, part, k, conv)  # noqa: E731
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(PT, "_power_leaf", PT_calls)
+        r = pld.compose([(M.laplace(e), 3) for e in eps]).delta("0.5")
+    rlo, rhi = lattice_bracket([e for e in eps for _ in range(3)], Fraction(1, 2), Fraction(1, 10 ** 5))
+    assert leaves and set(leaves) == {3}
+    assert r.delta_lower <= rhi and rlo <= r.delta_upper
+    assert r.delta_upper - r.delta_lower <= 1e-6
+
+
+def test_counted_members_mutation_power_one_short_is_caught(monkeypatch):
+    from numeric import pld
+    from numeric import pld_mechanisms as M
+    from tests.laplace_reference import lattice_bracket
+    orig = PT._power_leaf
+    monkeypatch.setattr(PT, "_power_leaf", lambda meas, part, k, conv: orig(meas, part, k - 1, conv))
+    eps = [Fraction(5 + i, 100) for i in range(8)]
+    r = pld.compose([(M.laplace(e), 3) for e in eps]).delta("0.5")
+    rlo, rhi = lattice_bracket([e for e in eps for _ in range(3)], Fraction(1, 2), Fraction(1, 10 ** 5))
+    assert not (r.delta_lower <= rhi and rlo <= r.delta_upper)

@@ -252,7 +252,7 @@ def cmd_fdp(args):
     if args.dp_event is not None:
         from .compose_dp_event import cmd_dp_event
         return cmd_dp_event(args)
-    from numeric import pld
+    from numeric.pld_envelope import compose_spec
     plan, shown = _plan(args)
     components, limit = _components(plan, engine=False)          # the limits first
     route = _exact_route(plan) if limit is None else None
@@ -293,7 +293,7 @@ def cmd_fdp(args):
                 engine_components, _ = _components(plan)
         base = {**shown, "method": "numeric"}
         try:
-            comp = pld.compose(engine_components)
+            comp = compose_spec(engine_components)      # an Envelope when a family has too many distinct steps
             if args.alpha is not None:
                 r = comp.tradeoff(args.alpha)
             elif args.at_eps is not None:
