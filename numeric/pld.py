@@ -240,7 +240,7 @@ class Composition:
         self.tol = tol if tol is not None else max(1e-15, 1e-7 / sum(k for _, k in self.entries))
         #: an eps(delta) query may move the default grid and tolerance (``_for_query``), never given ones
         self._adapt = False
-        self._h_cap = None
+        self._h_cap = self._lattice = None
         self.h = self._grid(h)
         self._adapt = self._adapt and tol is None
         self._explicit = h is not None or tol is not None      # a delta query may refine the default grid only
@@ -260,6 +260,7 @@ class Composition:
             return M.exact(h, "h")
         choice = default_grid(self.entries)
         self._adapt, self._h_cap, self._step_var = choice.adapt, choice.h_cap, choice.step_var
+        self._lattice = choice.lattice
         return choice.h
 
     #: relative eps accuracy the query-adapted grid aims at (``pld_grid.query_grid``)

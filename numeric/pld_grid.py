@@ -27,6 +27,8 @@ class GridChoice:
     #: the coarsest grid a query may move to, and one step's loss variance (float estimates)
     h_cap: float | None = None
     step_var: float = 0.0
+    #: the atoms' common lattice when they must stay on the grid: a query's h is then lattice / m
+    lattice: Fraction | None = None
 
 
 def _float_loss_var(model) -> float:
@@ -99,19 +101,23 @@ def default_grid(entries) -> GridChoice:
               for s in (getattr(d, "atom_scale", None), getattr(getattr(d, "base", None), "atom_scale", None)) if s]
     if scales:
         target = min(target, min(scales) / 256)
-    if atoms:
-        # every atom on a knot when their common lattice g is not much finer than the target: atomic
-        # steps are then exact (``_lattice_measure``), and distinct Laplace steps eps = 0.0100,
-        # 0.0101, ... (g = 1e-4) keep every atom second order (with only the smallest atom on the
-        # grid, 200 such steps had a relative width of 1e-2); else the smallest atom
-        e = g if g >= Fraction(target) / 16 else min(atoms)
-        m = max(1, math.ceil(float(e) / target))
-        return GridChoice(e / m)
     # a query may adapt the grid only where the loss is continuous (the error model of
     # ``Composition._for_query`` is the second-order one of continuous losses): not for unlisted atoms
     # (the discrete Gaussian's ``atom_places``, a subsampled step's ``knot_hints``)
     discrete = any(hasattr(d, "atom_places") or hasattr(d, "knot_hints") or hasattr(getattr(d, "base", None), "atom_places")
                    for mech, _ in entries for d in mech.directions)
+    if atoms:
+        # every atom on a knot when their common lattice g is not much finer than the target: atomic
+        # steps are then exact (``_lattice_measure``), and distinct Laplace steps eps = 0.0100,
+        # 0.0101, ... (g = 1e-4) keep every atom second order (with only the smallest atom on the
+        # grid, 200 such steps had a relative width of 1e-2); else the smallest atom.  With every atom on
+        # the lattice g the rest of each loss is continuous, so a query may move h to g / m (any m >= 1):
+        # 10^4 distinct Laplace steps, eps(1e-6) = 1596 with tilt 0.08, were on h = 2^-10 / 13 and a 2^24 window
+        e = g if g >= Fraction(target) / 16 else min(atoms)
+        m = max(1, math.ceil(float(e) / target))
+        lattice = e == g and not scales and spread > 0 and not discrete
+        return GridChoice(e / m, adapt=lattice, h_cap=min(5e-3, spread / 10) if spread > 0 else 5e-3,
+                          step_var=spread * spread / K, lattice=g if lattice else None)
     return GridChoice(Fraction(1, 2 ** math.ceil(-math.log2(target))), adapt=not scales and spread > 0 and not discrete,
                       h_cap=min(5e-3, spread / 10) if spread > 0 else 5e-3, step_var=spread * spread / K)
 
@@ -144,18 +150,34 @@ def query_grid(comp, logd: float, delta):
     lam = comp._solve_lam(cgf, logd, "delta")
     center = cgf(lam)[1]
     K = sum(k for _, k in comp.entries)
-    if lam > 0 and center > 0:
-        model = math.sqrt(8 * comp.QUERY_RTOL * lam * center / (K * (lam + 1) ** 2))
-        while 2 * h <= min(model, comp._h_cap):
-            h *= 2
-        while h > model and h > comp.h / 64:
-            h /= 2
-    # coarse enough for the window to fit (q = 0.1, sigma = 0.6, T = 10^6 was refused on finer grids)
     sd = math.sqrt(max(cgf(lam)[2], 0.0))
-    while 24 * sd / float(h) > MAX_WINDOW / 2 and 2 * h <= comp._h_cap:
-        h *= 2
+    if comp._lattice is not None:
+        h = _on_lattice(comp, lam, center, K, sd)
+    else:
+        if lam > 0 and center > 0:
+            model = math.sqrt(8 * comp.QUERY_RTOL * lam * center / (K * (lam + 1) ** 2))
+            while 2 * h <= min(model, comp._h_cap):
+                h *= 2
+            while h > model and h > comp.h / 64:
+                h /= 2
+        # coarse enough for the window to fit (q = 0.1, sigma = 0.6, T = 10^6 was refused on finer grids)
+        while 24 * sd / float(h) > MAX_WINDOW / 2 and 2 * h <= comp._h_cap:
+            h *= 2
     tol = max(1e-16, min(comp.tol, 1e-4 * float(delta), 1e-6 * comp._step_var))
     return h, tol
+
+
+def _on_lattice(comp, lam: float, center: float, K: int, sd: float) -> Fraction:
+    """``query_grid``'s h for steps whose atoms lie on the lattice g: g / m with the smallest m whose h is at
+    most the error model's (and the cap), no finer than 1/64 of the default; coarser (smaller m) while the
+    window would not fit."""
+    g = comp._lattice
+    m0 = round(g / comp.h)
+    model = math.sqrt(8 * comp.QUERY_RTOL * lam * center / (K * (lam + 1) ** 2)) if lam > 0 and center > 0 else float(comp.h)
+    m = min(max(1, math.ceil(float(g) / min(model, comp._h_cap))), 64 * m0)
+    while m > 1 and 24 * sd / float(g / m) > MAX_WINDOW / 2:
+        m = (m + 1) // 2
+    return g / m
 
 
 #: relative width of a delta(eps) bracket on the default grid beyond which the query is answered again on
