@@ -42,7 +42,7 @@ from fractions import Fraction
 import numpy as np
 
 from . import pld_mechanisms as M
-from .pld_discretise import StepMeasure, U, _down, _up
+from .pld_discretise import StepMeasure, U, _down, _up, atom_indices
 from .solvers import bisect, integer_midpoint
 
 #: masses below this are not kept (upper: the right tail goes to +inf, the left tail onto j_lo)
@@ -56,16 +56,12 @@ MAX_K = 2 ** 52
 
 
 def _atoms_on_grid(model, h: Fraction):
-    """[(grid index, P-mass callable)] of an atomic model's finite atoms sorted by loss, or None."""
-    if not getattr(model, "atomic", False) or not model.atoms or len(model.atoms) > 2:
+    """[(grid index, P-mass callable)] of an atomic model's one or two finite atoms on hZ, sorted by loss, or
+    None."""
+    idx = atom_indices(model, h)
+    if idx is None or len(idx) > 2:
         return None
-    out = []
-    for a in model.atoms:
-        q = a.value / h
-        if q.denominator != 1:
-            return None
-        out.append((int(q), a.p_mass))
-    return sorted(out, key=lambda t: t[0])
+    return sorted(((i, a.p_mass) for i, a in zip(idx, model.atoms)), key=lambda t: t[0])
 
 
 def _adjacent(lo, hi):

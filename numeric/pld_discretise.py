@@ -567,6 +567,15 @@ def _verify_lower(h, knots, mass, w, K, sp0_lo):
     return True, worst
 
 
+def atom_indices(model, h: Fraction) -> list | None:
+    """The grid indices of an ``atomic`` model's atoms (in its order) when every atom lies on hZ (exact
+    rationals), else None."""
+    if not getattr(model, "atomic", False) or not model.atoms:
+        return None
+    idx = [a.value / h for a in model.atoms]
+    return [int(q) for q in idx] if all(q.denominator == 1 for q in idx) else None
+
+
 def _lattice_measure(model, h: Fraction, kind: str) -> StepMeasure | None:
     """The step's own law as its upper or lower measure, when that is exact on the grid: the model is
     ``atomic`` (its finite loss is exactly its listed atoms: randomized response, the (eps, delta) pair)
@@ -575,14 +584,9 @@ def _lattice_measure(model, h: Fraction, kind: str) -> StepMeasure | None:
     every mass (Lemma 1's remark), so these dominate / are dominated by the true step.  None otherwise.
     (The interpolating lower hull sampled D only at knots and lost a whole atom: 100 x RR(0.1) had
     beta_upper = 0.996.)"""
-    if not getattr(model, "atomic", False) or not model.atoms:
+    idx = atom_indices(model, h)
+    if idx is None:
         return None
-    idx = []
-    for a in model.atoms:
-        q = a.value / h
-        if q.denominator != 1:
-            return None
-        idx.append(int(q))
     from flint import ctx
 
     rnd = _up if kind == "upper" else _down

@@ -128,30 +128,26 @@ class Envelope:
         ups, los, self.notes = envelope_lists(entries, budget)
         self.upper, self.lower = compose(ups), compose(los)
 
-    def _reason(self, a, b):
-        return "; ".join([*self.notes] + [r for r in (a.reason, b.reason) if r])
+    def _ask(self, query: str, arg):
+        """(upper list's result, lower list's result, the fields both ends share) of one query."""
+        t0 = time.perf_counter()
+        a, b = getattr(self.upper, query)(arg), getattr(self.lower, query)(arg)
+        reason = "; ".join([*self.notes] + [r for r in (a.reason, b.reason) if r])
+        return a, b, {"certified": a.certified and b.certified, "seconds": time.perf_counter() - t0, "reason": reason}
 
     def delta(self, eps) -> DeltaResult:
-        t0 = time.perf_counter()
-        a, b = self.upper.delta(eps), self.lower.delta(eps)
+        a, b, common = self._ask("delta", eps)
         return DeltaResult(eps=a.eps, delta=a.delta_upper, delta_lower=b.delta_lower, delta_upper=a.delta_upper,
-                           certified=a.certified and b.certified, seconds=time.perf_counter() - t0,
-                           reason=self._reason(a, b))
+                           **common)
 
     def eps(self, delta) -> EpsResult:
-        t0 = time.perf_counter()
-        a, b = self.upper.eps(delta), self.lower.eps(delta)
-        return EpsResult(delta=a.delta, eps=a.eps_upper, eps_lower=b.eps_lower, eps_upper=a.eps_upper,
-                         certified=a.certified and b.certified, seconds=time.perf_counter() - t0,
-                         reason=self._reason(a, b))
+        a, b, common = self._ask("eps", delta)
+        return EpsResult(delta=a.delta, eps=a.eps_upper, eps_lower=b.eps_lower, eps_upper=a.eps_upper, **common)
 
     def tradeoff(self, alpha) -> TradeoffResult:
-        t0 = time.perf_counter()
-        a, b = self.upper.tradeoff(alpha), self.lower.tradeoff(alpha)
+        a, b, common = self._ask("tradeoff", alpha)
         return TradeoffResult(alpha=a.alpha, beta=a.beta_lower, beta_lower=a.beta_lower, beta_upper=b.beta_upper,
-                              power=a.power, power_upper=a.power_upper, certified=a.certified and b.certified,
-                              seconds=time.perf_counter() - t0, reason=self._reason(a, b),
-                              power_lower=b.power_lower)
+                              power=a.power, power_upper=a.power_upper, power_lower=b.power_lower, **common)
 
 
 def compose_spec(entries, budget=None):
