@@ -99,8 +99,15 @@ def envelope_lists(entries, budget=None):
         for fam, k, _ in group:
             cu[_round(fam[1], g, up=sense > 0)] += k
             cl[_round(fam[1], g, up=sense < 0)] += k
+        cl.pop(Fraction(0), None)          # an eps rounded down to 0: the step leaves the lower list
+        if len(cu) + len(cl) >= len(values):
+            # the two lists would cost more distinct steps than the family (sigma from 0.001 to 1000 needs
+            # g <= 0.001, and nothing is shared): it stays as it is
+            ups += [(mech, k) for _, k, mech in group]
+            los += [(mech, k) for _, k, mech in group]
+            continue
         ups += [(build(v), k) for v, k in sorted(cu.items())]
-        los += [(build(v), k) for v, k in sorted(cl.items()) if v > 0]
+        los += [(build(v), k) for v, k in sorted(cl.items())]
         name = "eps" if sense > 0 else "sigma"
         notes.append(f"{len(values)} distinct {key[0].__name__} steps bracketed by {name} rounded outward to multiples "
                      f"of 2^{round(math.log2(g))} ({len(cu)} and {len(cl)} distinct steps)")

@@ -25,7 +25,7 @@ def _gdp_delta(mu2: Fraction, eps: str):
         return mpmath.ncdf(-e / mu + mu / 2) - mpmath.exp(e) * mpmath.ncdf(-e / mu - mu / 2)
 
 
-SIGMAS = [Fraction(1), Fraction(5, 4), Fraction(3, 2), Fraction(7, 4), Fraction(2)]
+SIGMAS = [1 + Fraction(i, 8) for i in range(9)]          # 1, 9/8, ..., 2: range 1 over a budget of 2: g = 1/2
 BUDGET = {M.Laplace: 2, M.SubsampledGaussian: 2, M.SubsampledLaplace: 2}
 
 
@@ -42,11 +42,11 @@ def test_lists_round_outward_and_keep_counts():
     ups, los, notes = E.envelope_lists(_sg_entries(), BUDGET)
     su = {m.directions[0].sigma: k for m, k in ups}
     sl = {m.directions[0].sigma: k for m, k in los}
-    assert sum(su.values()) == sum(sl.values()) == 10
-    # g = 2^-1 (range 1 over a budget of 2): sigma down to a multiple of 1/2 on the upper list, up on the lower
-    assert su == {Fraction(1): 4, Fraction(3, 2): 4, Fraction(2): 2}
-    assert sl == {Fraction(1): 2, Fraction(3, 2): 4, Fraction(2): 4}
-    assert "5 distinct SubsampledGaussian steps" in notes[0] and "2^-1" in notes[0]
+    assert sum(su.values()) == sum(sl.values()) == 18
+    # g = 2^-1: sigma down to a multiple of 1/2 on the upper list, up on the lower
+    assert su == {Fraction(1): 8, Fraction(3, 2): 8, Fraction(2): 2}
+    assert sl == {Fraction(1): 2, Fraction(3, 2): 8, Fraction(2): 8}
+    assert "9 distinct SubsampledGaussian steps" in notes[0] and "2^-1" in notes[0]
 
 
 def test_under_budget_is_left_alone():
@@ -63,8 +63,9 @@ def test_subsampled_gaussian_at_q1_brackets_the_gaussian_closed_form(eps):
     ref = _gdp_delta(sum(Fraction(2) / (s * s) for s in SIGMAS), eps)
     assert r.certified and _inside(r.delta_lower, ref, r.delta_upper)
     assert "rounded outward" in r.reason
-    # the rounding's width: the same delta for G_mu at the lists' own mu^2 (sigma 1,1,3/2,3/2,2 and 1,3/2,3/2,2,2)
-    wide_hi = _gdp_delta(sum(Fraction(2) / (s * s) for s in [1, 1, Fraction(3, 2), Fraction(3, 2), 2]), eps)
+    # the rounding's width: the upper end is at least the closed form at the upper list's own mu^2 (sigma
+    # rounded down to a multiple of 1/2)
+    wide_hi = _gdp_delta(sum(Fraction(2) / (Fraction(int(2 * s), 2) ** 2) for s in SIGMAS), eps)
     assert r.delta_upper >= wide_hi * (1 - 1e-6)
 
 
@@ -117,7 +118,7 @@ def test_mutation_ends_swapped_is_caught(monkeypatch):
 
 def _spec(tmp_path):
     import json
-    rows = [{"mechanism": "gaussian", "mu": mu, "p": "1", "count": 2} for mu in ("1", "0.8", "0.5")]
+    rows = [{"mechanism": "gaussian", "mu": mu, "p": "1", "count": 2} for mu in ("1", "0.95", "0.9", "0.85", "0.8", "0.5")]
     path = tmp_path / "spec.json"
     path.write_text(json.dumps({"mechanisms": rows}))
     return str(path)
@@ -125,11 +126,21 @@ def _spec(tmp_path):
 
 @pytest.mark.parametrize("budget, rounded", [(2, True), (24, False)])
 def test_cli_spec_takes_the_envelope_past_the_budget(tmp_path, monkeypatch, budget, rounded):
-    """compose fdp --spec: three distinct subsampled steps (p = 1: Gaussian pairs, closed form at
-    mu^2 = 2 (1 + 0.64 + 0.25)) over a budget of 2 are rounded and say so; under the budget they are not."""
+    """compose fdp --spec: six distinct subsampled steps (p = 1: Gaussian pairs, closed form at mu^2 =
+    2 (1 + 0.9025 + 0.81 + 0.7225 + 0.64 + 0.25)) over a budget of 2 are rounded (2 + 3 distinct steps) and say
+    so; under the budget they are not."""
     from tests.cli_runner import run
     monkeypatch.setitem(E.BUDGET, M.SubsampledGaussian, budget)
     out = run(("compose", "fdp", "--spec", _spec(tmp_path), "--at-eps", "1", "--json")).json()
-    ref = _gdp_delta(Fraction(378, 100), "1")
+    ref = _gdp_delta(Fraction(865, 100), "1")
     assert out["certified"] and _inside(out["delta_lower"], ref, out["delta_upper"])
     assert ("rounded outward" in out.get("reason", "")) is rounded
+
+
+def test_a_family_whose_rounding_saves_nothing_stays_as_it_is():
+    """sigma in {1/1000, 1, 2, 3, 4}: g must be at most 1/1000 (rounding down never reaches 0), so no two
+    values share a multiple of g and the family is composed unrounded."""
+    sig = [Fraction(1, 1000), Fraction(1), Fraction(2), Fraction(3), Fraction(4)]
+    ents = [(M.subsampled_gaussian("0.5", s), 1) for s in sig]
+    ups, los, notes = E.envelope_lists(ents, BUDGET)
+    assert [m for m, _ in ups] == [m for m, _ in ents] == [m for m, _ in los] and notes == []
