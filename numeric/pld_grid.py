@@ -73,6 +73,17 @@ def checked_entries(components):
     return out
 
 
+def _accuracy_count(entries, g: Fraction) -> int:
+    """The steps the default grid's accuracy target counts.  Pure-DP steps are exact on any grid that holds
+    their atoms (their k-fold law, numeric.lattice_power), so only the others count when the atoms' lattice g
+    will be the grid's (RR(0.1) x 10^5 + G_0.5 was put on h = 2.5e-5, the target of 10^5 steps, and beta(0.1)
+    asked for a 2^25-point window)."""
+    rest = sum(k for mech, k in entries if not all(isinstance(d, M.PureDP) for d in mech.directions))
+    if rest and g >= Fraction(min(8e-3 / math.sqrt(rest), 5e-3)) / 16:
+        return rest
+    return sum(k for _, k in entries)
+
+
 def default_grid(entries) -> GridChoice:
     """The default grid of a composition of (mechanism, count) entries."""
     K = sum(k for _, k in entries)
@@ -87,6 +98,7 @@ def default_grid(entries) -> GridChoice:
     g = _rational_gcd(atoms) if atoms else None
     if atoms and all(isinstance(d, (M.PureDP,)) for mech, _ in entries for d in mech.directions):
         return GridChoice(g)
+    K = _accuracy_count(entries, g) if atoms else K
     target = min(8e-3 / math.sqrt(K), 5e-3)
     # a composition whose total loss spread is small (few weakly subsampled steps) needs a grid
     # finer than its spread: at most 1/10 of the composed loss's standard deviation (finer grids

@@ -7,6 +7,7 @@ binomial route of numeric.lattice_law (mpmath sums and an integer bisection, ano
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -211,3 +212,42 @@ def test_mutation_right_tail_dropped_from_the_upper_measure(monkeypatch):
                         lambda k, p0, p1: orig(k, p0, p1)[:5] + (orig(k, p0, p1)[4] * 0,))
     r, ref = _beyond_the_table()
     assert not _inside(r.delta_lower, ref, r.delta_upper)
+
+
+def _rr_plus_gaussian_delta(E, dps=30):
+    """delta(E) of RR(0.1) x 10^5 + G_0.5: sum over the binomial count j of P(j) delta_G(E - l_j), delta_G(t) =
+    Phi(-t/mu + mu/2) - e^t Phi(-t/mu - mu/2) (the G_mu hockey stick at any real t), mpmath; counts whose
+    l_j < E - 15 are dropped (delta_G(15) at mu = 0.5 is below 1e-190)."""
+    with mpmath.workdps(dps):
+        k, e0, mu, E = 10 ** 5, mpmath.mpf("0.1"), mpmath.mpf("0.5"), mpmath.mpf(E)
+        b = mpmath.exp(e0) / (1 + mpmath.exp(e0))
+        lk = mpmath.loggamma(k + 1)
+        s = mpmath.mpf(0)
+        for j in range(int(k * b) - 3000, int(k * b) + 3001):
+            t = E - e0 * (2 * j - k)
+            if t > 15:
+                continue
+            w = mpmath.exp(lk - mpmath.loggamma(j + 1) - mpmath.loggamma(k - j + 1) + j * mpmath.log(b)
+                           + (k - j) * mpmath.log1p(-b))
+            s += w * (mpmath.ncdf(-t / mu + mu / 2) - mpmath.exp(t) * mpmath.ncdf(-t / mu - mu / 2))
+        return s
+
+
+def test_lattice_rows_do_not_set_the_grid_of_a_mixed_spec():
+    """RR(0.1) x 10^5 + G_0.5: the grid's accuracy target counts the Gaussian step only (the RR rows are
+    exact on any grid holding their atoms).  On h = 2.5e-5 (the target of 10^5 steps) beta(0.1) was
+    refused ("needs 2^25 points") and eps(1e-5) was [633.16998, 633.45725]."""
+    comp = pld.compose([(M.randomized_response("0.1"), 10 ** 5), (M.gaussian("0.5"), 1)])
+    assert comp.h >= Fraction(1, 400)
+    r = comp.delta("600")
+    ref = _rr_plus_gaussian_delta("600")
+    assert _inside(r.delta_lower, ref, r.delta_upper) and (r.delta_upper - r.delta_lower) / ref <= 1e-5
+    t = comp.tradeoff("0.1")
+    assert t.certified and t.beta_upper <= 1e-8
+
+
+def test_mutation_lattice_rows_counted_in_the_grid_target_is_caught(monkeypatch):
+    from numeric import pld_grid
+    monkeypatch.setattr(pld_grid, "_accuracy_count", lambda entries, g: sum(k for _, k in entries))
+    comp = pld.compose([(M.randomized_response("0.1"), 10 ** 5), (M.gaussian("0.5"), 1)])
+    assert not comp.h >= Fraction(1, 400)
