@@ -125,6 +125,8 @@ def binomial_masses(k: int, p0, p1):
     masses = (anchors[:, None] * excl).reshape(-1)[:n]
     beta = math.expm1(math.log1p(e_a) + BLOCK * math.log1p(e_rho) + (3 * BLOCK + 1) * math.log1p(U))
     beta = max(beta * 1.01, 10 * U)
+    if not beta < 1e-6:
+        return None                        # (the totals' argument takes beta small; at 96 bits it is ~1e-13)
     left = right = arb(0)
     if j_lo > 0:
         c = j_lo / ((k - j_lo + 1) * rho)
@@ -177,16 +179,18 @@ def kfold_measures(model, h: Fraction, k: int):
         (i0, _), (i1, _) = atoms
         knots = k * i0 + np.arange(j_lo, j_hi + 1, dtype=np.int64) * (i1 - i0)
         up = masses * (1 + 2 * beta)
-        up[0] += _up(left) if left != 0 else 0.0
+        if left != 0:
+            # the sum rounds to nearest: (1 + 4u) keeps it above up[0] + left
+            up[0] = (up[0] + _up(left)) * (1 + 4 * U)
         lo = masses * (1 - 2 * beta)
         up_inf = _up(inf_k + right) if (inf or j_hi < k) else 0.0
         lo_inf = max(_down(inf_k), 0.0) if inf else 0.0
-        # the finite totals without summing 10^5 masses: sum up <= F^k (1 + 3 beta) + left (every kept
-        # mass is at most M_j (1 + 2 beta)(1 + u), the kept M_j sum to at most F^k); sum lo >=
-        # (F^k - left - right)(1 - 3 beta) (each lo mass is at least M_j (1 - 2 beta)(1 - u))
+        # the finite totals without summing 10^5 masses: a kept float is within beta of M_j, so an upper
+        # mass is at most M_j (1 + beta)(1 + 2 beta)(1 + u) <= M_j (1 + 4 beta) (beta >= 10 u, beta < 0.1) and
+        # a lower one at least M_j (1 - 4 beta); the kept M_j sum to at most F^k and at least F^k - left - right
         Fk = F ** k
-        tot_up = _up(Fk * (1 + 3 * beta) + left)
-        tot_lo = max(_down((Fk - left - right) * (1 - 3 * beta)), 0.0)
+        tot_up = _up(Fk * (1 + 4 * beta) + left * (1 + 8 * U))
+        tot_lo = max(_down((Fk - left - right) * (1 - 4 * beta)), 0.0)
     if not float(np.min(masses)) > FLOOR * 1e-3:
         return None
     return (StepMeasure(knots, up, up_inf, "upper", "lattice", total=tot_up),
