@@ -13,12 +13,12 @@ each side, and the engine composes two lists with few distinct steps:
 
 Why the bracket holds.  Within each family the step's trade-off function is monotone in the parameter:
 the Laplace pair T(Lap(0, 1), Lap(eps, 1)) and the Gaussian pair decrease pointwise in eps and in
-mu = 1/sigma.  For pairs of binary experiments pointwise order of trade-off functions is Blackwell order
-(Blackwell 1953; Dong-Roth-Su 2022, Thm 2.10): the more private pair (P, Q) is a post-processing K of the
-less private one (P', Q'), and the same kernel maps the Poisson-subsampled pair (q P' + (1 - q) Q', Q') to
+mu = 1/sigma.  For pairs of distributions pointwise order of trade-off functions is Blackwell order (Blackwell 1950, as
+stated in seed 004, Su 2025, Theorem 4): the more private pair (P, Q) is a post-processing K of the less
+private one (P', Q'), and the same kernel maps the Poisson-subsampled pair (q P' + (1 - q) Q', Q') to
 (q P + (1 - q) Q, Q) (and the add direction likewise), so subsampling keeps the order, per direction.
-The tensor product of trade-off functions is monotone in each factor (Dong-Roth-Su 2022, Lemma C.2; it is
-``numeric.pld``'s Lemma 1 for hockey-stick curves).  So the upper list's composition is dominated by (is
+The composition is monotone in each factor (``numeric.pld``'s Lemma 1, "domination composes", for the
+hockey-stick curves every query is read from).  So the upper list's composition is dominated by (is
 less private than) no true composition: its certified upper delta, eps and lower beta bound the truth's;
 the lower list's certified lower delta, eps and upper beta bound it from the other side
 (``Envelope``).  The width added is first order in g; it is reported in ``reason``.
