@@ -45,8 +45,10 @@ from . import pld_mechanisms as M
 from .pld_discretise import StepMeasure, U, _down, _up, atom_indices
 from .solvers import bisect, integer_midpoint
 
-#: masses below this are not kept (upper: the right tail goes to +inf, the left tail onto j_lo)
-FLOOR = 1e-300
+#: masses below this are not kept (upper: the right tail goes to +inf, the left tail onto j_lo); near the
+#: bottom of the normal floats, so that the +inf mass it leaves (~20 FLOOR at 10^7 steps) stays below the
+#: deltas queries ask (at 1e-300, RR(0.01) x 10^7 was uncertified with FLOOR = 1e-300)
+FLOOR = 1e-306
 #: indices per Arb anchor in ``binomial_masses``
 BLOCK = 256
 #: k at or below this keeps the engine's FFT power (exact enough, no table to build)
@@ -74,7 +76,7 @@ def _float_range(k: int, p0: float, p1: float):
     if not (p0 > 1e-290 and p1 > 1e-290):
         return None
     lp0, lp1, lk = math.log(p0), math.log(p1), math.lgamma(k + 1)
-    floor = math.log(FLOOR) + 5.0
+    floor = math.log(FLOOR) + 2.0
 
     def lm(j):
         return lk - math.lgamma(j + 1) - math.lgamma(k - j + 1) + j * lp1 + (k - j) * lp0
@@ -191,7 +193,7 @@ def kfold_measures(model, h: Fraction, k: int):
         Fk = F ** k
         tot_up = _up(Fk * (1 + 4 * beta) + left * (1 + 8 * U))
         tot_lo = max(_down((Fk - left - right) * (1 - 4 * beta)), 0.0)
-    if not float(np.min(masses)) > FLOOR * 1e-3:
+    if not float(np.min(masses)) > FLOOR / 100:        # every kept mass a normal float (> 2.2e-308)
         return None
     return (StepMeasure(knots, up, up_inf, "upper", "lattice", total=tot_up),
             StepMeasure(knots, lo, lo_inf, "lower", "lattice", total=tot_lo))

@@ -251,3 +251,18 @@ def test_mutation_lattice_rows_counted_in_the_grid_target_is_caught(monkeypatch)
     monkeypatch.setattr(pld_grid, "_accuracy_count", lambda entries, g: sum(k for _, k in entries))
     comp = pld.compose([(M.randomized_response("0.1"), 10 ** 5), (M.gaussian("0.5"), 1)])
     assert not comp.h >= Fraction(1, 400)
+
+
+def test_a_delta_of_1e_300_stays_certified():
+    """The table stops at FLOOR = 1e-306 and its right tail goes to +inf (about 20 FLOOR): a query at 1e-300
+    stays certified and holds the exact route's value (with FLOOR = 1e-300, RR(0.01) x 10^7 answered
+    [1663.97, 1e5], not certified)."""
+    e = pld.compose([(M.randomized_response("0.01"), 10 ** 6)]).eps("1e-300")
+    ex = X.eps("randomized-response", {"eps": "0.01"}, 10 ** 6, "1e-300", 20).value
+    assert e.certified and e.eps_lower <= ex <= e.eps_upper and (e.eps_upper - e.eps_lower) / ex <= 1e-6
+
+
+def test_mutation_floor_at_1e_290_is_caught(monkeypatch):
+    monkeypatch.setattr(lattice_power, "FLOOR", 1e-290)
+    e = pld.compose([(M.randomized_response("0.01"), 10 ** 6)]).eps("1e-300")
+    assert not (e.certified and (e.eps_upper - e.eps_lower) / e.eps_upper <= 1e-6)
