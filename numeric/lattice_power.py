@@ -201,7 +201,8 @@ def kfold_measures(model, h: Fraction, k: int):
 
 def fold_repeats(ups, los, h: Fraction, models, cache: dict):
     """The (measure, count) lists of ``numeric.pld.Composition._measures`` with every repeated lattice
-    step replaced by its k-fold law of count 1 (``kfold_measures``; kept where it does not apply)."""
+    step replaced by its k-fold law of count 1 (``kfold_measures``; kept where it does not apply).  A lower
+    entry may be None (the upper measures alone were asked for); a k-fold law replaces it all the same."""
     out_u, out_l = [], []
     for (mu, k), (ml, _), (model, _) in zip(ups, los, models):
         if k > 1 and mu.note == "lattice":

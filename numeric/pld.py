@@ -247,6 +247,9 @@ class Composition:
         self._subs = {}
         #: how many times ``_coarser`` has coarsened the grid to get here (0: not a coarsened composition)
         self._coarsened = 0
+        #: False: an eps(delta) query reads the upper end only (its eps_lower is then 0, a valid but empty
+        #: lower end): set by ``numeric.pld_envelope.Envelope`` on its upper list, which no lower end is taken from
+        self.lower_ends = True
         ndir = max(len(m.directions) for m, _ in self.entries)
         # direction d of the composition: direction d of each mechanism (symmetric ones repeat)
         self.directions = list(range(ndir))
@@ -280,6 +283,7 @@ class Composition:
         sub = self._subs.get((h, tol))
         if sub is None:
             sub = self._subs[(h, tol)] = Composition(self.entries, h=h, scheme=self.scheme, tol=tol)
+            sub.lower_ends = self.lower_ends
         return sub
 
     # pieces -----------------------------------------------------------------------------------
@@ -287,26 +291,36 @@ class Composition:
         return [(m.directions[min(d, len(m.directions) - 1)], k) for m, k in self.entries]
 
     def _measures(self, d, lam_knots, lower=True):
-        """(upper, lower) step measures of direction d, knots placed for tilts up to lam_knots.  Both are
-        made together from the same tails, so that no Arb state outlives the call (``step_states``: kept for
-        later lower measures they doubled a 1000-step mixed spec's peak memory); ``lower`` is kept for the callers."""
+        """(upper, lower) step measures of direction d, knots placed for tilts up to lam_knots; with
+        ``lower=False`` only the upper ones (the lower list is then None).
+
+        The lower measures are made only when a caller asks for them.  Each tilt search reads the upper
+        measures of one or two knot tilts it then leaves (``_tilt_for``; ``pld_grid.query_grid`` on the
+        default grid), and the lower hull is most of a step's Arb work (10^4 distinct Laplace steps: 222 of
+        287 s of the step measures, cProfile).  Both measures of a step come from its ``_step_state``, which
+        is not kept (kept for later lower measures, the states doubled a 1000-step mixed spec's peak memory),
+        so a lower measure asked for later makes the state again: the knots and tails are deterministic
+        functions of (model, h, tilt, tol), so it is the lower measure that the joint call made, bit for bit
+        (tests/test_pld_lazy_lower.py)."""
         key = (d, lam_knots)
         got = self._meas_cache.get(key)
-        if got is None:
+        if got is None or (lower and got[1] is None):
             ups, los, notes = [], [], []
             for model, k in self._models(d):
                 # a symmetric step's model serves every direction: its measures are made once per tilt
-                pair = self._pair_cache.get((id(model), lam_knots))
-                if pair is None:
+                pkey = (id(model), lam_knots)
+                pair = self._pair_cache.get(pkey)
+                if pair is None or (lower and pair[1] is None):
                     (_, _, st), = step_states([(model, k)], self.h, lam_knots, self.tol)
-                    pair = self._pair_cache[(id(model), lam_knots)] = tuple(
-                        _one_measure(model, self.h, st, kind, self.scheme) for kind in ("upper", "lower"))
+                    up = pair[0] if pair is not None else _one_measure(model, self.h, st, "upper", self.scheme)
+                    lo = _one_measure(model, self.h, st, "lower", self.scheme) if lower else None
+                    pair = self._pair_cache[pkey] = (up, lo)
                 ups.append((pair[0], k))
                 los.append((pair[1], k))
-                if pair[1].note == "round":
+                if pair[1] is not None and pair[1].note == "round":
                     notes.append(f"{model.name}: lower measure fell back to rounding (first order)")
             ups, los = fold_repeats(ups, los, self.h, self._models(d), self._pair_cache)
-            got = self._meas_cache[key] = [ups, los, notes]
+            got = self._meas_cache[key] = [ups, los if lower else None, notes]
         return got[0], got[1], got[2]
 
     @staticmethod
@@ -385,12 +399,15 @@ class Composition:
         lo, hi = bisect(lambda lam: g(lam) > 0, lo, hi, steps=60)
         return (lo + hi) / 2
 
-    def _tilt_for(self, d, target, mode):
-        """(lam, eps_center): the tilt for a query, from the coarse CGF then the step measures."""
+    def _tilt_for(self, d, target, mode, lower=True):
+        """(lam, eps_center, bucket): the tilt for a query, from the coarse CGF then the step measures.  The
+        untilted measures only place the first estimate, so their lower measures are not made; those of the
+        bucket the query is read on are made with the upper ones (made later, each would take its step's
+        knots and tails a second time: DP-SGD cells 15-20 % slower, ``_measures``)."""
         ups, _, _ = self._measures(d, 0.0, lower=False)
         lam0 = self._solve_lam(self._measure_cgf(ups), target, mode)
         bucket = self._bucket(lam0)
-        ups, _, _ = self._measures(d, bucket, lower=False)
+        ups, _, _ = self._measures(d, bucket, lower)
         K = self._measure_cgf(ups)
         lam = self._solve_lam(K, target, mode)
         if lam > bucket:
@@ -398,7 +415,7 @@ class Composition:
             # keeps these knots, placed for a tilt >= lam, only without the +1 headroom: a second pass
             # over every step cost 6 of 34 s in a 1000-step mixed spec, issue #25; knots decide accuracy only)
             bucket = self._bucket(lam)
-            ups, _, _ = self._measures(d, bucket, lower=False)
+            ups, _, _ = self._measures(d, bucket, lower)
             K = self._measure_cgf(ups)
             lam = self._solve_lam(K, target, mode)
         return lam, K(lam)[1], bucket
@@ -514,7 +531,7 @@ class Composition:
         m_j the upper measures' inf masses) and delta_lower >= the largest lower inf mass (one step at
         +inf already puts the composition there).  (No tilt is needed; without this a query above the
         support drove the mean-tilt solver to lam ~ 1e7 and an upper end of 1.)"""
-        ups, los, _ = self._measures(d, 0.0)
+        ups, _, _ = self._measures(d, 0.0, lower=False)
         top = Fraction(0)
         for meas, k in ups:
             pos = np.nonzero(meas.mass > 0)[0]
@@ -523,6 +540,7 @@ class Composition:
             top += k * int(meas.knots[pos[-1]]) * self.h
         if e < top:
             return None
+        _, los, _ = self._measures(d, 0.0)
         with mpmath.workprec(80):
             up = mpmath.fsum(mpmath.mpf(meas.inf_mass) * k for meas, k in ups) * (1 + mpmath.mpf(2) ** -50)
             lo = max([mpmath.mpf(meas.inf_mass) for meas, _ in los] + [mpmath.mpf(0)])
@@ -585,7 +603,7 @@ class Composition:
         certified = True
         found = []
         for d in self.directions:
-            lam, eg, bucket = self._tilt_for(d, logd, "delta")
+            lam, eg, bucket = self._tilt_for(d, logd, "delta", self.lower_ends)
             for _ in range(3):
                 cu, _, gu, _, nt = self._composed(d, lam, eg, bucket, lower=False, log_delta=logd)
                 idx = cu.W0 + np.arange(len(gu))         # (64 MB at T = 10^6: not kept in ``found``)
@@ -595,7 +613,7 @@ class Composition:
                 if center_ok or lam == 0.0:
                     break
                 if a is not None:
-                    lam, eg, bucket = self._tilt_for(d, float(a), "mean")
+                    lam, eg, bucket = self._tilt_for(d, float(a), "mean", self.lower_ends)
             notes += nt
             if a is None:
                 certified = False
@@ -609,10 +627,11 @@ class Composition:
         # direction whose upper end is already below the best lower end (it cannot raise it)
         e_lo.append(mpmath.mpf(0))
         for a, d, lam, eg, bucket, (w0, n) in sorted(found, key=lambda t: t[0], reverse=True):
-            if a <= max(e_lo):
+            if a <= max(e_lo) or not self.lower_ends:
                 continue
             idx = w0 + np.arange(n)
-            _, lo, _ = self._dir_bounds(d, lam, idx, eg, bucket, log_delta=logd)
+            _, lo, nt = self._dir_bounds(d, lam, idx, eg, bucket, log_delta=logd)
+            notes += [x for x in nt if x not in notes]      # (a lower measure's fallback is named here)
             e_lo.append(self._solve(lo, idx, logd, upper=False))
         eu = max(e_up)
         el = max(e_lo)

@@ -134,6 +134,9 @@ class Envelope:
         from .pld import compose
         ups, los, self.notes = envelope_lists(entries, budget)
         self.upper, self.lower = compose(ups), compose(los)
+        # no lower end is read from the upper list: its eps(delta) queries skip their lower compositions
+        # (10^4 distinct Laplace steps: half of the lower hulls, ``numeric.pld.Composition.lower_ends``)
+        self.upper.lower_ends = False
 
     def _ask(self, query: str, arg):
         """(upper list's result, lower list's result, the fields both ends share) of one query."""
