@@ -247,8 +247,7 @@ class Composition:
         self._subs = {}
         #: how many times ``_coarser`` has coarsened the grid to get here (0: not a coarsened composition)
         self._coarsened = 0
-        #: False: an eps(delta) query reads the upper end only (its eps_lower is then 0, a valid but empty
-        #: lower end): set by ``numeric.pld_envelope.Envelope`` on its upper list, which no lower end is taken from
+        #: False: eps(delta) reads the upper end only (eps_lower 0): the envelope's upper list (pld_envelope)
         self.lower_ends = True
         ndir = max(len(m.directions) for m, _ in self.entries)
         # direction d of the composition: direction d of each mechanism (symmetric ones repeat)
@@ -292,16 +291,11 @@ class Composition:
 
     def _measures(self, d, lam_knots, lower=True):
         """(upper, lower) step measures of direction d, knots placed for tilts up to lam_knots; with
-        ``lower=False`` only the upper ones (the lower list is then None).
-
-        The lower measures are made only when a caller asks for them.  Each tilt search reads the upper
-        measures of one or two knot tilts it then leaves (``_tilt_for``; ``pld_grid.query_grid`` on the
-        default grid), and the lower hull is most of a step's Arb work (10^4 distinct Laplace steps: 222 of
-        287 s of the step measures, cProfile).  Both measures of a step come from its ``_step_state``, which
-        is not kept (kept for later lower measures, the states doubled a 1000-step mixed spec's peak memory),
-        so a lower measure asked for later makes the state again: the knots and tails are deterministic
-        functions of (model, h, tilt, tol), so it is the lower measure that the joint call made, bit for bit
-        (tests/test_pld_lazy_lower.py)."""
+        ``lower=False`` only the upper ones (lower list None).  The tilt search reads upper measures of tilts
+        it then leaves, and the lower hull is most of a step's Arb work (10^4 distinct Laplace steps: 222 of
+        287 s of the step measures).  The ``_step_state`` is not kept (it doubled a 1000-step spec's peak
+        memory): a lower measure asked for later remakes it, and knots and tails are deterministic in (model,
+        h, tilt, tol), so it is the joint call's lower measure bit for bit (tests/test_pld_lazy_lower.py)."""
         key = (d, lam_knots)
         got = self._meas_cache.get(key)
         if got is None or (lower and got[1] is None):
@@ -401,9 +395,8 @@ class Composition:
 
     def _tilt_for(self, d, target, mode, lower=True):
         """(lam, eps_center, bucket): the tilt for a query, from the coarse CGF then the step measures.  The
-        untilted measures only place the first estimate, so their lower measures are not made; those of the
-        bucket the query is read on are made with the upper ones (made later, each would take its step's
-        knots and tails a second time: DP-SGD cells 15-20 % slower, ``_measures``)."""
+        untilted ones place the first estimate only (no lower measures); the read bucket's lower measures are
+        made with its upper ones (made later, knots and tails twice: DP-SGD cells 15-20 % slower)."""
         ups, _, _ = self._measures(d, 0.0, lower=False)
         lam0 = self._solve_lam(self._measure_cgf(ups), target, mode)
         bucket = self._bucket(lam0)
