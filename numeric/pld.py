@@ -206,6 +206,7 @@ from .pld_fft import (
     grid_bounds,
 )
 from .pld_grid import default_grid
+from .pld_power import exp_down, exp_up, power_lower
 from .pld_results import DeltaResult, EpsResult, TradeoffResult, capped, infinite_eps
 from .solvers import bisect
 
@@ -716,7 +717,7 @@ class Composition:
         objU = np.logaddexp(U_, tal)
         j = int(np.argmin(objU))
         # power upper: value at the best grid point (any eps gives an upper bound), certified form
-        pu = self._exp_up(objU[j])
+        pu = exp_up(objU[j])
         # at eps = the largest finite loss of every pessimistic measure, delta_upper is the +inf
         # mass: power <= P(+inf) + e^top alpha (tight when alpha sits in the top atom)
         top = max(t for t, _ in tops)
@@ -724,70 +725,26 @@ class Composition:
         with mpmath.workprec(80):
             cand = mpmath.exp(mpmath.mpf(top.numerator) / top.denominator) * (mpmath.mpf(al.numerator) / al.denominator)
             if np.isfinite(log_inf):
-                cand += self._exp_up(log_inf)
+                cand += exp_up(log_inf)
             cand *= 1 + mpmath.mpf(2) ** -60
         pu = min(pu, cand)
         # power lower: exact minimum over cells of max over directions of the lines through the
         # lower end-point values (module docstring); lines are linear in t = e^eps
-        pl = self._power_lower(los, idx, la)
-        # outside the common window: below it delta >= delta(bottom) (monotone), above it e^eps alpha
-        bottom = max(float(x[0]) for x in los)
-        pl = min(pl, self._exp_down(bottom), self._exp_down(la + idx[-1] * hf))
+        pl = power_lower(los, idx, la, hf)
+        # outside the common window: below it delta >= every lower value in it (delta decreases in eps; the
+        # value at its first point alone was -inf in weakly private compositions, and the power's lower end
+        # 0), above it e^eps alpha; and power >= alpha for every pair (the test that ignores the data)
+        bottom = max(float(np.max(x)) for x in los)
+        pl = min(pl, exp_down(bottom), exp_down(la + idx[-1] * hf))
         one = mpmath.mpf(1)
         pu = min(pu, one)
-        pl = min(pl, one)
+        pl = min(max(pl, mpmath.mpf(al.numerator) / al.denominator), one)
         beta_lower = max(one - pu, mpmath.mpf(0))
         beta_upper = max(one - pl, mpmath.mpf(0))
         return TradeoffResult(alpha=al, beta=beta_lower, beta_lower=beta_lower, beta_upper=beta_upper,
                               power=pu, power_upper=pu, certified=True,
                               seconds=time.perf_counter() - t0, reason="; ".join(notes), power_lower=pl)
 
-    def _exp_up(self, x):
-        with mpmath.workprec(80):
-            return mpmath.exp(mpmath.mpf(float(x)) + 1e-12 * (1 + abs(float(x))))
-
-    def _exp_down(self, x):
-        if not np.isfinite(x):
-            return mpmath.mpf(0)
-        with mpmath.workprec(80):
-            return mpmath.exp(mpmath.mpf(float(x)) - 1e-12 * (1 + abs(float(x))))
-
-    def _power_lower(self, los, idx, la):
-        """min over eps of max_d line_d(t) + t alpha, lines through certified lower values.
-
-        On a cell the max of the (one or two) lines is convex, so its minimum is at an end or, for two
-        lines whose slopes have opposite signs, at their crossing; there it is bounded below by the
-        constant combination w line_0 + (1 - w) line_1 (w in [0, 1] chosen to cancel the slopes), taken
-        as the smaller of its values at the cell's two ends, so a rounded w still gives a lower bound
-        (the max of two numbers is >= any convex combination of them).  Every float operation there
-        combines non-negative numbers (relative error a few ulp) or is numpy's exp (A1); the final
-        margin 1e-11 covers both."""
-        hf = self._hf()
-        # work relative to a reference scale to stay in float range
-        L_ = np.max(los, axis=0)
-        l = idx * hf
-        ref = float(np.min(np.logaddexp(L_, la + l)))
-        vals = [np.exp(np.clip(x - ref, -745, 700)) for x in los]
-        # alpha t at the grid points, scaled (clipped: a smaller value only lowers the lower bound)
-        alpha_t = np.exp(np.clip(la + l - ref, -745, 700))
-        V = [v + alpha_t for v in vals]       # lines at grid points
-        Vm = np.max(V, axis=0)
-        best = float(np.min(Vm))
-        if len(V) == 2:
-            a0, a1 = V[0][:-1], V[0][1:]
-            b0, b1 = V[1][:-1], V[1][1:]
-            da, db = a0 - b0, a1 - b1
-            sa, sb = a1 - a0, b1 - b0
-            # the crossing cells (and those where the order is within rounding of changing), slopes opposite
-            near = 1e-12 * np.maximum(np.maximum(a0, a1), np.maximum(b0, b1))
-            cross = ((da * db < 0) | (np.minimum(np.abs(da), np.abs(db)) <= near)) & (sa * sb < 0)
-            if cross.any():
-                w = np.abs(sb[cross]) / (np.abs(sa[cross]) + np.abs(sb[cross]))
-                w = np.clip(w, 0.0, 1.0)
-                at0 = w * a0[cross] + (1 - w) * b0[cross]
-                at1 = w * a1[cross] + (1 - w) * b1[cross]
-                best = min(best, float(np.min(np.minimum(at0, at1))))
-        return self._exp_down(ref + math.log(max(best, 1e-300)) - 1e-11)
 
 def _one_measure(model, h: Fraction, state, kind: str, scheme: str) -> StepMeasure:
     """``_lattice_measure`` where it applies (the exact law), else the discretised measure."""
