@@ -396,9 +396,9 @@ class Composition:
 
     def _tilt_for(self, d, target, mode, lower=True):
         """(lam, eps_center, bucket): the tilt for a query, from the coarse CGF then the step measures.  The
-        untilted ones place the first estimate only (no lower measures); the read bucket's lower measures are
-        made with its upper ones (made later, knots and tails twice: DP-SGD cells 15-20 % slower)."""
-        ups, _, _ = self._measures(d, 0.0, lower=False)
+        read bucket's lower measures are made with its upper ones (made later, knots and tails twice: DP-SGD
+        cells 15-20 % slower); the untilted ones only place an eps(delta) query's first estimate (its lam > 0)."""
+        ups, _, _ = self._measures(d, 0.0, lower and mode != "delta")
         lam0 = self._solve_lam(self._measure_cgf(ups), target, mode)
         bucket = self._bucket(lam0)
         ups, _, _ = self._measures(d, bucket, lower)
@@ -525,7 +525,7 @@ class Composition:
         m_j the upper measures' inf masses) and delta_lower >= the largest lower inf mass (one step at
         +inf already puts the composition there).  (No tilt is needed; without this a query above the
         support drove the mean-tilt solver to lam ~ 1e7 and an upper end of 1.)"""
-        ups, _, _ = self._measures(d, 0.0, lower=False)
+        ups, los, _ = self._measures(d, 0.0)         # (joint: the mean tilt's first step reads these too)
         top = Fraction(0)
         for meas, k in ups:
             pos = np.nonzero(meas.mass > 0)[0]
@@ -534,7 +534,6 @@ class Composition:
             top += k * int(meas.knots[pos[-1]]) * self.h
         if e < top:
             return None
-        _, los, _ = self._measures(d, 0.0)
         with mpmath.workprec(80):
             up = mpmath.fsum(mpmath.mpf(meas.inf_mass) * k for meas, k in ups) * (1 + mpmath.mpf(2) ** -50)
             lo = max([mpmath.mpf(meas.inf_mass) for meas, _ in los] + [mpmath.mpf(0)])
