@@ -186,7 +186,7 @@ def query_grid(comp, logd: float, delta):
 
 #: most cells of one step's float law, and of all steps' together (``_float_law``)
 FLOAT_CELLS = 1 << 18
-FLOAT_TOTAL = 1 << 22
+FLOAT_TOTAL = 1 << 20
 
 
 def _float_law(model, h: Fraction, g: Fraction, cells: int):
