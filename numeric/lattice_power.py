@@ -171,7 +171,8 @@ def kfold_measures(model, h: Fraction, k: int):
             if not mk > FLOOR:
                 return None
             knots = np.array([k * atoms[0][0]], dtype=np.int64)
-            return (StepMeasure(knots, np.array([_up(mk)]), _up(inf_k) if inf else 0.0, "upper", "lattice"),
+            return (StepMeasure(knots, np.array([_up(mk)]), _up(inf_k) if inf else 0.0, "upper", "lattice",
+                                tails=(0.0, 0.0)),
                     StepMeasure(knots, np.array([_down(mk)]), max(_down(inf_k), 0.0) if inf else 0.0,
                                 "lower", "lattice"))
         got = binomial_masses(k, ps[0], ps[1])
@@ -195,7 +196,7 @@ def kfold_measures(model, h: Fraction, k: int):
         tot_lo = max(_down((Fk - left - right) * (1 - 4 * beta)), 0.0)
     if not float(np.min(masses)) > FLOOR / 100:        # every kept mass a normal float (> 2.2e-308)
         return None
-    return (StepMeasure(knots, up, up_inf, "upper", "lattice", total=tot_up),
+    return (StepMeasure(knots, up, up_inf, "upper", "lattice", total=tot_up, tails=(_up(left), _up(right))),
             StepMeasure(knots, lo, lo_inf, "lower", "lattice", total=tot_lo))
 
 

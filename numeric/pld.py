@@ -184,6 +184,7 @@ from derive.errors import DomainError
 
 from . import pld_grid as G
 from . import pld_mechanisms as M
+from .lattice_beta import beta_bracket
 from .lattice_power import fold_repeats
 from .pld_discretise import (
     StepMeasure,
@@ -685,6 +686,12 @@ class Composition:
         al = M.exact(alpha, "alpha")
         if not 0 < al < 1:
             raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+        direct = beta_bracket(self, al)         # one lattice law: beta from its masses, relative (numeric.lattice_beta)
+        if direct is not None:
+            bl, bu = direct
+            with mpmath.workprec(80):
+                return TradeoffResult(alpha=al, beta=bl, beta_lower=bl, beta_upper=bu, power=1 - bl, power_upper=1 - bl,
+                                      power_lower=1 - bu, seconds=time.perf_counter() - t0)
         la = float(mpmath.log(mpmath.mpf(al.numerator) / al.denominator))
         notes = []
         per = []
