@@ -119,6 +119,8 @@ def _bracket(meas_up, meas_lo, h: Fraction, alpha: Fraction):
     w = 2
     while True:
         ta, tb = max(t0 - w, 0), min(t0 + w, n - 1)
+        if l[tb] > 700:
+            return None                    # (s beyond the float range: the engine answers)
         sa = 0.0 if ta == 0 else math.exp(l[ta]) * (1 - 1e-9)
         sb = math.exp(l[tb]) * (1 + 1e-9)
         if not math.isfinite(sb):
@@ -136,7 +138,7 @@ def _bracket(meas_up, meas_lo, h: Fraction, alpha: Fraction):
     t1 = min(int(np.searchsorted(-sufl, -fa)), n - 1)
     lo = mpmath.mpf(0)
     for t in range(max(t1 - 2, 0), min(t1 + 3, n)):
-        x = math.exp(l[t])
+        x = math.exp(l[t]) if l[t] < 700 else math.inf
         if math.isfinite(x):
             lo = max(lo, _combine([(1, _g(pl, ql, x, -1)), (-alpha, x)], -1))
     return max(lo, mpmath.mpf(0)), min(up, mpmath.mpf(1))
