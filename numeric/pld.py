@@ -684,8 +684,16 @@ class Composition:
     def tradeoff(self, alpha) -> TradeoffResult:
         t0 = time.perf_counter()
         al = M.exact(alpha, "alpha")
-        if not 0 < al < 1:
-            raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+        if not 0 <= al <= 1:
+            raise ValueError(f"alpha must be in [0, 1], got {alpha}")
+        if al in (0, 1):
+            # f(1) = 0; f(0) = 1 - power with power = inf_eps max_d delta_d(eps) = max_d P_d(L = +inf), bracketed
+            # by the +inf masses past every finite loss (``_beyond_support``; --alpha 0 raised a traceback)
+            one = mpmath.mpf(1)
+            ends = [self._beyond_support(d, Fraction(10 ** 30)) for d in self.directions] if al == 0 else [(one, one)]
+            pu, pl = min(max(e[0] for e in ends), one), max(e[1] for e in ends)
+            return TradeoffResult(alpha=al, beta=1 - pu, beta_lower=1 - pu, beta_upper=1 - pl, power=pu,
+                                  power_upper=pu, power_lower=pl, seconds=time.perf_counter() - t0)
         direct = beta_bracket(self, al)         # one lattice law: beta from its masses, relative (numeric.lattice_beta)
         if direct is not None:
             bl, bu = direct
