@@ -168,12 +168,13 @@ def kfold_measures(model, h: Fraction, k: int):
         inf_k = _inf_power(F, inf, k)
         if len(atoms) == 1:
             mk = ps[0] ** k
-            if not mk > FLOOR:
-                return None
             knots = np.array([k * atoms[0][0]], dtype=np.int64)
-            return (StepMeasure(knots, np.array([_up(mk)]), _up(inf_k) if inf else 0.0, "upper", "lattice",
-                                tails=(0.0, 0.0)),
-                    StepMeasure(knots, np.array([_down(mk)]), max(_down(inf_k), 0.0) if inf else 0.0,
+            # below FLOOR the finite atom is bounded by FLOOR above and by 0 below (a normal float either way:
+            # (0, 1e-3) x 10^6 has mass 0.999^(10^6) ~ 1e-435 there, and delta(0) was [1e-3, 1] on the k-th power)
+            big = mk > FLOOR
+            return (StepMeasure(knots, np.array([_up(mk) if big else FLOOR]), _up(inf_k) if inf else 0.0, "upper",
+                                "lattice", tails=(0.0, 0.0)),
+                    StepMeasure(knots, np.array([_down(mk) if big else 0.0]), max(_down(inf_k), 0.0) if inf else 0.0,
                                 "lower", "lattice"))
         got = binomial_masses(k, ps[0], ps[1])
         if got is None:

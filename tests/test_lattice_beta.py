@@ -113,3 +113,25 @@ def test_losses_beyond_the_float_exponent_fall_back_to_the_engine():
     truth, about 0.9 e^-1200, is below the float range: the bracket is [0, a float bound]."""
     r = pld.compose([(M.randomized_response("400"), 3)]).tradeoff("0.1")
     assert r.beta_lower <= _rr_beta("400", 3, "0.1") <= r.beta_upper
+
+
+def test_a_single_atom_below_the_float_range():
+    """(0, 1e-3)-DP x 10^6: the finite atom has mass 0.999^(10^6) ~ 1e-435, below the floats; it is bounded by
+    FLOOR above and 0 below (numeric.lattice_power), where the k-th power gave delta(0) in [1e-3, 1].  Reference:
+    delta(0) = 1 - 0.999^(10^6) and beta(0.1) = 0 (the atom's P-mass is below alpha), mpmath at 40 digits."""
+    comp = pld.compose([(M.eps_delta("0", "1e-3"), 10 ** 6)])
+    d = comp.delta("0")
+    with mpmath.workdps(40):
+        ref = 1 - mpmath.mpf("0.999") ** 10 ** 6
+        assert d.delta_lower <= ref <= d.delta_upper and d.delta_lower >= 1 - 2e-15
+    t = comp.tradeoff("0.1")
+    assert t.beta_lower == 0 and t.beta_upper <= 1e-300
+
+
+def test_mutation_single_atom_below_the_floor_refused_is_caught(monkeypatch):
+    from numeric import lattice_power
+    orig = lattice_power.kfold_measures
+    monkeypatch.setattr(lattice_power, "kfold_measures",
+                        lambda model, h, k: None if len(model.atoms) == 1 and k >= 10 ** 6 else orig(model, h, k))
+    d = pld.compose([(M.eps_delta("0", "1e-3"), 10 ** 6)]).delta("0")
+    assert not d.delta_lower >= 1 - 2e-15
