@@ -20,7 +20,6 @@ Both tools run in this one process, one after the other in every cell (``time.pr
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import statistics
@@ -31,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.dpsgd_grid import DELTAS, QS, SIGMAS, load_reference, ours  # noqa: E402
+from bench.dpsgd_grid import grid_parser, load_reference, ours  # noqa: E402
 
 MAX_HALVINGS = 7
 PEER_CPU_CAP = 60.0
@@ -114,15 +113,7 @@ def markdown(args):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", required=True, help="JSON file of the results (resumable)")
-    ap.add_argument("--q", type=lambda v: v.split(","), default=QS)
-    ap.add_argument("--sigma", type=lambda v: v.split(","), default=SIGMAS)
-    ap.add_argument("--T", type=lambda v: [int(x) for x in v.split(",")], default=[100, 10_000])
-    ap.add_argument("--delta", type=lambda v: v.split(","), default=DELTAS)
-    ap.add_argument("--reference", required=True, help="JSON of bench/dpsgd_reference.py --grid")
-    ap.add_argument("--markdown", action="store_true", help="print the table from --out and stop")
-    args = ap.parse_args(argv)
+    args = grid_parser(__doc__, [100, 10_000], True).parse_args(argv)
     markdown(args) if args.markdown else run(args)
 
 

@@ -164,16 +164,21 @@ def markdown(args):
               f"{'' if not b else format(b['eps'], '.8g')} | {'' if not b else format(b['cpu'], '.3f')} | {rt} | {rtxt} |")
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
+def grid_parser(doc: str, ts, reference_required: bool) -> argparse.ArgumentParser:
+    """The command line of a grid script: --out, the grid's axes (comma lists), --reference, --markdown."""
+    ap = argparse.ArgumentParser(allow_abbrev=False, description=doc.split("\n\n")[0])
     ap.add_argument("--out", required=True, help="JSON file of the results (resumable)")
     ap.add_argument("--q", type=lambda v: v.split(","), default=QS)
     ap.add_argument("--sigma", type=lambda v: v.split(","), default=SIGMAS)
-    ap.add_argument("--T", type=lambda v: [int(x) for x in v.split(",")], default=TS)
+    ap.add_argument("--T", type=lambda v: [int(x) for x in v.split(",")], default=ts)
     ap.add_argument("--delta", type=lambda v: v.split(","), default=DELTAS)
-    ap.add_argument("--reference", help="JSON of bench/dpsgd_reference.py --grid")
+    ap.add_argument("--reference", required=reference_required, help="JSON of bench/dpsgd_reference.py --grid")
     ap.add_argument("--markdown", action="store_true", help="print the table from --out and stop")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None):
+    args = grid_parser(__doc__, TS, False).parse_args(argv)
     if args.markdown:
         markdown(args)
     else:
