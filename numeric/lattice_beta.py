@@ -55,10 +55,11 @@ TINY = 5e-324
 
 def _g(p, q, s: float, sign: int) -> float:
     """sum_j min(p_j, s q_j) of float arrays at the float s, rounded up (+1) or down (-1): every product and the
-    sum of n non-negative terms within their relative error (a product 2u plus TINY, the sum 2 n u)."""
+    sum of n non-negative terms within their relative error (a product u plus TINY, and the rounding of the
+    factor itself: (1 - u)^2 (1 + 4u) > 1 > (1 + u)^2 (1 - 2u); the sum 2 n u)."""
     with np.errstate(under="ignore", over="ignore"):
         sq = s * q
-    sq = sq * (1 + 2 * U) + TINY if sign > 0 else np.maximum(sq * (1 - 2 * U) - TINY, 0.0)
+    sq = sq * (1 + 4 * U) + TINY if sign > 0 else np.maximum(sq * (1 - 2 * U) - TINY, 0.0)
     tot = float(np.sum(np.minimum(p, sq)))
     return tot * (1 + 2 * (len(p) + 2) * U) + len(p) * TINY if sign > 0 else tot * (1 - 2 * (len(p) + 2) * U)
 
@@ -119,7 +120,7 @@ def _bracket(meas_up, meas_lo, h: Fraction, alpha: Fraction):
     w = 2
     while True:
         ta, tb = max(t0 - w, 0), min(t0 + w, n - 1)
-        if l[tb] > 700:
+        if l[tb] > 700 or l[ta] < -700:
             return None                    # (s beyond the float range: the engine answers)
         sa = 0.0 if ta == 0 else math.exp(l[ta]) * (1 - 1e-9)
         sb = math.exp(l[tb]) * (1 + 1e-9)
@@ -131,6 +132,8 @@ def _bracket(meas_up, meas_lo, h: Fraction, alpha: Fraction):
             return None
         w *= 4
     pts = [x for x in kink[(kink >= sa) & (kink <= sb)].tolist() if x > 0] + [sb] + ([sa] if sa > 0 else [])
+    if len(pts) > 256:
+        return None                        # (each point costs a pass over the law: the engine answers)
     up = max([_combine([(1, left), (1, _g(pu, qu, x, +1)), (-alpha, x), (4 * U, x * _steep(pu, qu, x, fa))], +1)
               for x in pts] + [_combine([(1, left)], +1)])
     # lower end: the lower function minus s alpha at any s is below beta; the grid kinks around its sign change
