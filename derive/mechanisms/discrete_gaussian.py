@@ -28,7 +28,15 @@ from ._params import bind, described
 CITATION = ("Canonne, Kamath, Steinke (2020) 'The discrete Gaussian for differential privacy'; "
             "Su (2025) seed 004 Sec. 4.4 (catalog 004, census)")
 
-SIGMA2 = sp.Symbol("sigma2", positive=True)
+class _Variance(sp.Symbol):
+    """The variance sigma^2 as one symbol named sigma2.  SymPy's LaTeX reads a trailing digit as a subscript
+    and printed it sigma_{2}; this prints sigma^{2}, braced, so that a power of it stays valid LaTeX."""
+
+    def _latex(self, printer):
+        return r"{\sigma^{2}}"
+
+
+SIGMA2 = _Variance("sigma2", positive=True)
 
 
 class _DGHead(sp.Function):
@@ -89,8 +97,9 @@ class DGProfile(_DGHead):
 
     def _latex(self, printer):
         e, s = (printer._print(x) for x in self.args)
-        return (r"\Pr\bigl[X>%s %s-\tfrac12\bigr]-e^{%s}\Pr\bigl[X>%s %s+\tfrac12\bigr],"
-                r"\ X\sim\mathcal N_{\mathbb Z}(0,%s)" % (e, s, e, e, s, s))
+        # sigma^2 eps, the factor first (with sigma2 = 2 the product read "\varepsilon 2")
+        return (r"\Pr\bigl[X>%s\,%s-\tfrac12\bigr]-e^{%s}\Pr\bigl[X>%s\,%s+\tfrac12\bigr],"
+                r"\ X\sim\mathcal N_{\mathbb Z}(0,%s)" % (s, e, e, s, e, s))
 
     def fdiff(self, argindex=1):
         if argindex == 1:
