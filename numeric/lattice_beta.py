@@ -93,6 +93,13 @@ def _combine(terms, sign: int):
         return tot + sign * mpmath.fsum(abs(v) for v in vals) * mpmath.mpf(2) ** -240
 
 
+def _sign_change(q, alpha: float) -> int:
+    """The first index t whose float suffix sum Q_{>t} is at most alpha (the suffix sums decrease): where the slope
+    of G - s alpha changes sign, an estimate only (the bounds are proved around it)."""
+    suf = np.concatenate((np.cumsum(q[::-1])[::-1][1:], [0.0]))
+    return min(int(np.searchsorted(-suf, -alpha)), len(q) - 1)
+
+
 def _bracket(meas_up, meas_lo, h: Fraction, alpha: Fraction):
     import math
     hf = float(h)
@@ -109,8 +116,7 @@ def _bracket(meas_up, meas_lo, h: Fraction, alpha: Fraction):
         return None
     n = len(l)
     # the kink where the slope Q(kinks above) - alpha changes sign (float estimate: suffix sums decrease)
-    suf = np.concatenate((np.cumsum(qu[::-1])[::-1][1:], [0.0]))
-    t0 = min(int(np.searchsorted(-suf, -fa)), n - 1)
+    t0 = _sign_change(qu, fa)
     with np.errstate(over="ignore", divide="ignore"):
         kink = pu / qu
     # upper end: G_up - s alpha is concave, so its supremum lies between a point sa whose left slope is >= 0
@@ -137,8 +143,7 @@ def _bracket(meas_up, meas_lo, h: Fraction, alpha: Fraction):
     up = max([_combine([(1, left), (1, _g(pu, qu, x, +1)), (-alpha, x), (4 * U, x * _steep(pu, qu, x, fa))], +1)
               for x in pts] + [_combine([(1, left)], +1)])
     # lower end: the lower function minus s alpha at any s is below beta; the grid kinks around its sign change
-    sufl = np.concatenate((np.cumsum(ql[::-1])[::-1][1:], [0.0]))
-    t1 = min(int(np.searchsorted(-sufl, -fa)), n - 1)
+    t1 = _sign_change(ql, fa)
     lo = mpmath.mpf(0)
     for t in range(max(t1 - 2, 0), min(t1 + 3, n)):
         x = math.exp(l[t]) if l[t] < 700 else math.inf
