@@ -131,7 +131,9 @@ lower value:
 * aliasing / truncation: none when the window holds the composition's whole support (the integer
   range sum k_j [first knot_j, last knot_j], checked exactly; the window is widened to it when that
   costs at most 4x); otherwise the mass of y above and below the window is bounded by
-  Chernoff, P(S >= t) <= e^{-theta t} prod M_j(theta)^{k_j}; it is subtracted
+  Chernoff, P(S >= t) <= e^{-theta t} prod M_j(theta)^{k_j}, or its truncated form (a union bound on
+  some step passing a_j plus the Chernoff bound of the steps restricted below a_j: ``pld_fft.Chernoff``,
+  for the far bump of a tilted subsampled Gaussian); it is subtracted
   from the lower value (it may sit anywhere in the window) and the part above
   the window is added to the upper value.  Where the window stops (Chernoff mass beyond it below
   e^-40, or for an eps(delta) query below e^-15 of the tilted value read at eps,
@@ -186,6 +188,7 @@ from . import pld_grid as G
 from . import pld_mechanisms as M
 from .lattice_beta import beta_bracket
 from .lattice_power import fold_repeats
+from .pld_bump import bump_tilt
 from .pld_discretise import (
     StepMeasure,
     U,
@@ -366,9 +369,15 @@ class Composition:
             m1 = float(np.sum(ks * mu))
             m2 = float(np.sum(ks * var))
             return v, m1, m2
+
+        def jump(eps):
+            """log of sum_j k_j delta_j(eps): the steps' own hockey sticks (``numeric.pld_bump``)."""
+            with np.errstate(divide="ignore", over="ignore"):
+                return float(np.log(np.sum(np.repeat(ks, sizes) * np.exp(lm_all) * np.maximum(-np.expm1(eps - c_all), 0.0))))
+        K.jump = jump
         return K
 
-    def _solve_lam(self, K, target, mode):
+    def _solve_lam(self, K, target, mode, bump=True):
         """lam >= 0 solving, with the saddle-point estimates (they only place the tilt):
         'mean': K'(lam) = target; 'delta': log delta ~ K - lam K' - log(lam (lam+1) s sqrt(2 pi)) = target;
         'alpha': log Q(L > K') ~ K - (lam+1) K' - log((lam+1) s sqrt(2 pi)) = target."""
@@ -387,6 +396,8 @@ class Composition:
         # target at the top of a bounded support asked for lam ~ 1e7 and got the trivial bound 1) and the
         # cells below the top readable; any lam is valid, the cap only moves accuracy
         cap = min(1e7, TILT_CELLS / float(self.h))
+        if bump and mode != "alpha" and any(getattr(m, "tilt_bump", False) for m, _ in self._models(0)):
+            cap = min(cap, bump_tilt(K, cap, target, mode))
         lo, hi = 1e-9, min(1.0, cap)
         while g(hi) > 0 and hi < cap:
             lo, hi = hi, min(hi * 2, cap)
@@ -395,16 +406,16 @@ class Composition:
         lo, hi = bisect(lambda lam: g(lam) > 0, lo, hi, steps=60)
         return (lo + hi) / 2
 
-    def _tilt_for(self, d, target, mode, lower=True):
+    def _tilt_for(self, d, target, mode, lower=True, bump=True):
         """(lam, eps_center, bucket): the tilt for a query, from the coarse CGF then the step measures.  The
         read bucket's lower measures are made with its upper ones (made later, knots and tails twice: DP-SGD
         cells 15-20 % slower); the untilted ones only place an eps(delta) query's first estimate (its lam > 0)."""
         ups, _, _ = self._measures(d, 0.0, lower and mode != "delta")
-        lam0 = self._solve_lam(self._measure_cgf(ups), target, mode)
+        lam0 = self._solve_lam(self._measure_cgf(ups), target, mode, bump)
         bucket = self._bucket(lam0)
         ups, _, _ = self._measures(d, bucket, lower)
         K = self._measure_cgf(ups)
-        lam = self._solve_lam(K, target, mode)
+        lam = self._solve_lam(K, target, mode, bump)
         if lam > bucket:
             # knots placed for a tilt below the query's: place them again (a lam in (bucket - 1, bucket]
             # keeps these knots, placed for a tilt >= lam, only without the +1 headroom: a second pass
@@ -412,7 +423,7 @@ class Composition:
             bucket = self._bucket(lam)
             ups, _, _ = self._measures(d, bucket, lower)
             K = self._measure_cgf(ups)
-            lam = self._solve_lam(K, target, mode)
+            lam = self._solve_lam(K, target, mode, bump)
         return lam, K(lam)[1], bucket
 
     def _composed(self, d, lam, eps_hint=None, bucket=None, lower=True, log_delta=None):
@@ -598,6 +609,7 @@ class Composition:
         found = []
         for d in self.directions:
             lam, eg, bucket = self._tilt_for(d, logd, "delta", self.lower_ends)
+            bump = True
             for _ in range(3):
                 cu, _, gu, _, nt = self._composed(d, lam, eg, bucket, lower=False, log_delta=logd)
                 idx = cu.W0 + np.arange(len(gu))         # (64 MB at T = 10^6: not kept in ``found``)
@@ -608,6 +620,10 @@ class Composition:
                     break
                 if a is not None:
                     lam, eg, bucket = self._tilt_for(d, float(a), "mean", self.lower_ends)
+                elif bump:
+                    # no crossing under a tilt capped below a far bump (``numeric.pld_bump``): the query reads the bump
+                    bump = False
+                    lam, eg, bucket = self._tilt_for(d, logd, "delta", self.lower_ends, bump=False)
             notes += nt
             if a is None:
                 certified = False

@@ -428,6 +428,9 @@ def _subsampling(q, direction: str):
 class SubsampledGaussian(LossModel):
     """Poisson-subsampled Gaussian, one direction ('remove' or 'add')."""
 
+    #: its tilted loss has a far bump (``numeric.pld.Composition._bump_tilt``)
+    tilt_bump = True
+
     def __init__(self, q, sigma, direction="remove"):
         self.q, self.direction = _subsampling(q, direction)
         self.sigma = exact(sigma, "sigma")
