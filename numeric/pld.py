@@ -186,9 +186,10 @@ from derive.errors import DomainError
 
 from . import pld_grid as G
 from . import pld_mechanisms as M
+from . import pld_results as R
 from .lattice_beta import beta_bracket
 from .lattice_power import fold_repeats
-from .pld_bump import bump_tilt
+from .pld_bump import BUMP_MARGIN, bump_tilt, float_jump
 from .pld_discretise import (
     StepMeasure,
     U,
@@ -335,8 +336,9 @@ class Composition:
         relative width 5.5e-5 against 5.0e-5.)"""
         return 0.0 if lam <= 0 else float(2.0 ** (math.ceil(8 * math.log2(lam + 1.0)) / 8))
 
-    def _measure_cgf(self, ups):
-        """Float cumulant generating function of the composed step measures: K(lam) -> (K, K', K'')."""
+    def _measure_cgf(self, ups, d=None):
+        """Float cumulant generating function of the composed step measures: K(lam) -> (K, K', K'').  Its
+        ``jump(eps)`` (``numeric.pld_bump``) reads direction d's float laws when d is given, else the measures."""
         hf = float(self.h)
         parts = []
         for meas, k in ups:
@@ -374,10 +376,10 @@ class Composition:
             """log of sum_j k_j delta_j(eps): the steps' own hockey sticks (``numeric.pld_bump``)."""
             with np.errstate(divide="ignore", over="ignore"):
                 return float(np.log(np.sum(np.repeat(ks, sizes) * np.exp(lm_all) * np.maximum(-np.expm1(eps - c_all), 0.0))))
-        K.jump = jump
+        K.jump = jump if d is None else float_jump(self._models(d))
         return K
 
-    def _solve_lam(self, K, target, mode, bump=True):
+    def _solve_lam(self, K, target, mode, bump=True, margin=BUMP_MARGIN):
         """lam >= 0 solving, with the saddle-point estimates (they only place the tilt):
         'mean': K'(lam) = target; 'delta': log delta ~ K - lam K' - log(lam (lam+1) s sqrt(2 pi)) = target;
         'alpha': log Q(L > K') ~ K - (lam+1) K' - log((lam+1) s sqrt(2 pi)) = target."""
@@ -397,7 +399,7 @@ class Composition:
         # cells below the top readable; any lam is valid, the cap only moves accuracy
         cap = min(1e7, TILT_CELLS / float(self.h))
         if bump and mode != "alpha" and any(getattr(m, "tilt_bump", False) for m, _ in self._models(0)):
-            cap = min(cap, bump_tilt(K, cap, target, mode))
+            cap = min(cap, bump_tilt(K, cap, target, mode, margin))
         lo, hi = 1e-9, min(1.0, cap)
         while g(hi) > 0 and hi < cap:
             lo, hi = hi, min(hi * 2, cap)
@@ -411,10 +413,10 @@ class Composition:
         read bucket's lower measures are made with its upper ones (made later, knots and tails twice: DP-SGD
         cells 15-20 % slower); the untilted ones only place an eps(delta) query's first estimate (its lam > 0)."""
         ups, _, _ = self._measures(d, 0.0, lower and mode != "delta")
-        lam0 = self._solve_lam(self._measure_cgf(ups), target, mode, bump)
+        lam0 = self._solve_lam(self._measure_cgf(ups, d), target, mode, bump)
         bucket = self._bucket(lam0)
         ups, _, _ = self._measures(d, bucket, lower)
-        K = self._measure_cgf(ups)
+        K = self._measure_cgf(ups, d)
         lam = self._solve_lam(K, target, mode, bump)
         if lam > bucket:
             # knots placed for a tilt below the query's: place them again (a lam in (bucket - 1, bucket]
@@ -422,7 +424,7 @@ class Composition:
             # over every step cost 6 of 34 s in a 1000-step mixed spec, issue #25; knots decide accuracy only)
             bucket = self._bucket(lam)
             ups, _, _ = self._measures(d, bucket, lower)
-            K = self._measure_cgf(ups)
+            K = self._measure_cgf(ups, d)
             lam = self._solve_lam(K, target, mode, bump)
         return lam, K(lam)[1], bucket
 
@@ -581,6 +583,7 @@ class Composition:
             except DomainError:
                 r = None            # the query's FFT window is too large: the default grid answers
             if r is not None:
+                r = R.refine_width(r, lambda: self._finer(sub, dl))
                 return dataclasses.replace(r, seconds=time.perf_counter() - t0)
         try:
             return self._eps_here(dl, logd, t0)
@@ -589,6 +592,13 @@ class Composition:
             if coarse is None:
                 raise
             return dataclasses.replace(coarse.eps(dl), seconds=time.perf_counter() - t0)
+
+    def _finer(self, sub, dl):
+        """The query again on sub's grid at a finer knot tolerance (``pld_results.refine_width``), or None."""
+        try:
+            return self._sub(sub.h, sub.tol * R.REFINE_TOL).eps(dl)
+        except DomainError:
+            return None
 
     def _coarser(self, e: "WindowTooLarge"):
         """The same steps on the grid 2^m times coarser whose window fits (None for a given grid): a

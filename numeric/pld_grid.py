@@ -16,6 +16,7 @@ from fractions import Fraction
 import numpy as np
 
 from . import pld_mechanisms as M
+from .pld_bump import BUMP_GRID_MARGIN
 from .pld_fft import MAX_WINDOW
 
 
@@ -163,8 +164,8 @@ def query_grid(comp, logd: float, delta):
         ups = [(_float_law(model, h, comp._lattice, cells), k) for model, k in models]
     else:
         ups, _, _ = comp._measures(0, 0.0, lower=False)
-    cgf = comp._measure_cgf(ups)
-    lam = comp._solve_lam(cgf, logd, "delta")
+    cgf = comp._measure_cgf(ups, 0)
+    lam = comp._solve_lam(cgf, logd, "delta", margin=BUMP_GRID_MARGIN)
     center = cgf(lam)[1]
     K = sum(k for _, k in comp.entries)
     sd = math.sqrt(max(cgf(lam)[2], 0.0))

@@ -3,7 +3,10 @@ trade-off curve, each with its certified bracket, whether it is certified, the t
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+
+import mpmath
 
 from .display import ResultDisplay
 
@@ -126,3 +129,31 @@ def infinite_eps(entries, delta):
                 return EpsResult(delta=dl, eps=inf, eps_lower=inf, eps_upper=inf,
                                  reason=f"the mass at L = +inf is above delta (at least {mpmath.nstr(mass, 6)})")
     return None
+
+
+#: an eps(delta) bracket wider than this (relative) is asked again with a finer knot tolerance (``refine_width``)
+REFINE_RTOL = 1e-4
+#: the finer knot tolerance's factor
+REFINE_TOL = 1e-2
+
+
+def intersect(a: EpsResult, b: EpsResult) -> EpsResult:
+    """The intersection of two certified eps brackets of one query: each holds the true eps, so both ends do."""
+    lo, hi = max(a.eps_lower, b.eps_lower), min(a.eps_upper, b.eps_upper)
+    return dataclasses.replace(b, eps=hi, eps_lower=lo, eps_upper=hi,
+                               reason="; ".join(x for x in dict.fromkeys((a.reason, b.reason)) if x))
+
+
+def refine_width(r: EpsResult, again) -> EpsResult:
+    """``r`` (a certified bracket on a query-adapted grid) or, when it is wider than REFINE_RTOL, its
+    intersection with ``again()``: the same query at a knot tolerance REFINE_TOL times finer.  On the DP-SGD
+    grid (issue #25) the cells left above 1e-4 at T = 100 and small q were mostly knot-limited: a 100x finer
+    tolerance brought 0.001 / 5 / 100 / 1e-5 from 2.2e-4 to 2.5e-5 and 0.004 / 2 / 100 / 1e-5 from 1.2e-4 to
+    1.3e-5 (BENCHMARKS.md, sixteenth session).  Only width and time move."""
+    hi, lo = r.eps_upper, r.eps_lower
+    if not (r.certified and 0 < hi < mpmath.inf) or hi - lo <= REFINE_RTOL * hi:
+        return r
+    r2 = again()
+    if r2 is None or not r2.certified:
+        return r
+    return intersect(r, r2)

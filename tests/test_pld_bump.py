@@ -60,7 +60,7 @@ def test_bracket_where_one_step_decides():
 
 def test_mutation_cap_removed_is_caught(monkeypatch):
     """Without the cap the same query lands past the onset: its bracket is 30x wider (7.8e-4)."""
-    monkeypatch.setattr(pld, "bump_tilt", lambda K, cap, target, mode: cap)
+    monkeypatch.setattr(pld, "bump_tilt", lambda K, cap, target, mode, margin=None: cap)
     r = dpsgd._composition(Fraction(1, 1000), Fraction(2), 100).eps(Fraction(1, 10 ** 5))
     lo, hi = float(r.eps_lower), float(r.eps_upper)
     assert lo <= REF_Q001_S2_T100_D5 <= hi             # still valid: the tilt moves width only
@@ -81,3 +81,73 @@ def test_bulk_eps_of_a_gaussian_composition(mu, delta):
         f = lambda e: mpmath.ncdf(-e / mu + mu / 2) - mpmath.exp(e) * mpmath.ncdf(-e / mu - mu / 2) - delta
         exact = float(mpmath.findroot(f, (0.0, 40.0), solver="bisect"))
     assert abs(got - exact) <= 0.05 * exact
+
+
+def _hockey_one_step(q, sigma, eps):
+    """log E_P (1 - e^{eps - L})_+ of one Poisson-subsampled Gaussian step (remove direction), by mpmath
+    quadrature over the noise: P = (1 - q) N(0, s^2) + q N(1, s^2), L(x) = log(1 - q + q e^{(2x - 1)/(2 s^2)})."""
+    with mpmath.workdps(30):
+        q = mpmath.mpf(q.numerator) / q.denominator
+        s = mpmath.mpf(sigma.numerator) / sigma.denominator
+        e = mpmath.mpf(eps)
+        x0 = s * s * mpmath.log((mpmath.expm1(e) + q) / q) + mpmath.mpf(1) / 2     # L(x0) = eps
+
+        def f(x):
+            L = mpmath.log(1 - q + q * mpmath.exp((2 * x - 1) / (2 * s * s)))
+            dens = (1 - q) * mpmath.npdf(x, 0, s) + q * mpmath.npdf(x, 1, s)
+            return -mpmath.expm1(e - L) * dens
+        return float(mpmath.log(mpmath.quad(f, [x0, x0 + s, x0 + 4 * s, x0 + 12 * s, mpmath.inf])))
+
+
+@pytest.mark.parametrize("q,sigma,eps", [("0.001", 2, 0.0146), ("0.001", "1.1", 0.232), ("0.01", 1, 0.5)])
+def test_float_jump_is_the_steps_own_hockey_stick(q, sigma, eps):
+    from numeric.pld_mechanisms import SubsampledGaussian
+    model = SubsampledGaussian(Fraction(q), Fraction(sigma))
+    got = B.float_jump([(model, 100)])(eps)
+    exact = math.log(100) + _hockey_one_step(Fraction(q), Fraction(sigma), eps)
+    assert abs(got - exact) <= 0.05
+
+
+def test_refine_width_intersects_and_only_when_wide():
+    from numeric.pld_results import EpsResult, refine_width
+    wide = EpsResult(delta=Fraction(1, 10 ** 5), eps=mpmath.mpf(1.001), eps_lower=mpmath.mpf(0.999),
+                     eps_upper=mpmath.mpf(1.001), method="numeric", certified=True, seconds=0.0, reason="")
+    finer = EpsResult(delta=Fraction(1, 10 ** 5), eps=mpmath.mpf(1.0015), eps_lower=mpmath.mpf(0.99995),
+                      eps_upper=mpmath.mpf(1.0015), method="numeric", certified=True, seconds=0.0, reason="")
+    r = refine_width(wide, lambda: finer)
+    assert (r.eps_lower, r.eps_upper) == (finer.eps_lower, wide.eps_upper)      # the intersection
+    calls = []
+    narrow = EpsResult(delta=Fraction(1, 10 ** 5), eps=mpmath.mpf(1.00001), eps_lower=mpmath.mpf(1),
+                       eps_upper=mpmath.mpf(1.00001), method="numeric", certified=True, seconds=0.0, reason="")
+    assert refine_width(narrow, lambda: calls.append(1)) is narrow and not calls
+    uncertified = EpsResult(delta=Fraction(1, 10 ** 5), eps=mpmath.mpf(0.5), eps_lower=mpmath.mpf(0.4),
+                            eps_upper=mpmath.mpf(0.5), method="numeric", certified=False, seconds=0.0, reason="x")
+    assert refine_width(wide, lambda: uncertified) is wide
+
+
+REF_Q004_S2_T100_D5 = 0.06919625946
+
+
+def test_refined_cell_within_target():
+    """q = 0.004, sigma = 2, T = 100, delta = 1e-5: 1.2e-4 wide on the query grid, 1.3e-5 after refining."""
+    r = dpsgd._composition(Fraction(4, 1000), Fraction(2), 100).eps(Fraction(1, 10 ** 5))
+    lo, hi = float(r.eps_lower), float(r.eps_upper)
+    assert r.certified and lo <= REF_Q004_S2_T100_D5 <= hi and (hi - lo) / hi <= 1e-4
+
+
+def test_mutation_no_refinement_is_caught(monkeypatch):
+    from numeric import pld_results
+    monkeypatch.setattr(pld_results, "REFINE_RTOL", math.inf)
+    r = dpsgd._composition(Fraction(4, 1000), Fraction(2), 100).eps(Fraction(1, 10 ** 5))
+    lo, hi = float(r.eps_lower), float(r.eps_upper)
+    assert lo <= REF_Q004_S2_T100_D5 <= hi and (hi - lo) / hi > 1e-4
+
+
+def test_mutation_one_coarse_segment_is_caught(monkeypatch):
+    """Cells as wide as eps itself near eps (one segment, the first version) miss the hockey stick by 43 %."""
+    from numeric.pld_mechanisms import SubsampledGaussian
+    monkeypatch.setattr(B, "SEGMENTS", (0.0, 1.0))
+    monkeypatch.setattr(B, "JUMP_CELLS", 4096)
+    model = SubsampledGaussian(Fraction(1, 1000), Fraction(2))
+    got = B.float_jump([(model, 100)])(0.0146)
+    assert abs(got - (math.log(100) + _hockey_one_step(Fraction(1, 1000), Fraction(2), 0.0146))) > 0.05

@@ -64,7 +64,7 @@ def _uncapped(monkeypatch):
     """The tilt left where the saddle point puts it (lam = 61.6 in the q = 0.001, sigma = 5, T = 100 cell), past
     the bump onset that ``numeric.pld_bump`` now caps it at: the sweep and the floor act on that tilt's
     measures."""
-    monkeypatch.setattr(pld, "bump_tilt", lambda K, cap, target, mode: cap)
+    monkeypatch.setattr(pld, "bump_tilt", lambda K, cap, target, mode, margin=None: cap)
 
 
 def test_small_rate_cell_keeps_reference_on_a_small_window(monkeypatch):
