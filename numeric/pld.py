@@ -583,7 +583,9 @@ class Composition:
             except DomainError:
                 r = None            # the query's FFT window is too large: the default grid answers
             if r is not None:
-                r = R.refine_width(r, lambda: self._finer(sub, dl))
+                if self.lower_ends:         # (a one-sided list's eps_lower is 0 by design: no second look)
+                    r = R.lower_by_delta(r, lambda e: self._try(self.delta, e), dl)
+                    r = R.refine_width(r, lambda: self._try(self._sub(sub.h, sub.tol * R.REFINE_TOL).eps, dl))
                 return dataclasses.replace(r, seconds=time.perf_counter() - t0)
         try:
             return self._eps_here(dl, logd, t0)
@@ -593,10 +595,11 @@ class Composition:
                 raise
             return dataclasses.replace(coarse.eps(dl), seconds=time.perf_counter() - t0)
 
-    def _finer(self, sub, dl):
-        """The query again on sub's grid at a finer knot tolerance (``pld_results.refine_width``), or None."""
+    @staticmethod
+    def _try(query, arg):
+        """query(arg), or None where its window does not fit (``pld_results``' second looks at a bracket)."""
         try:
-            return self._sub(sub.h, sub.tol * R.REFINE_TOL).eps(dl)
+            return query(arg)
         except DomainError:
             return None
 

@@ -183,7 +183,8 @@ class Chernoff:
             n = len(x)
             grow = 1 + 2 * n * U
             tot = float(np.sum(x))
-            log_tot += k * math.log(tot * grow) * (1 + A1)
+            lg = math.log(tot * grow)
+            log_tot += k * (lg + A1 * abs(lg) + U)           # rounded up whatever the sign of lg
             # tails[m]: the mass at the indices beyond m (above: i >= m; below: i < m, reversed order)
             xs = x if above else x[::-1]
             tails = np.cumsum(xs[::-1])[::-1] * grow
