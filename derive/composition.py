@@ -21,7 +21,8 @@ KZ-D2.6, KZ-TA.2), which cite:
 from __future__ import annotations
 
 import sympy as sp
-from sympy.codegen.cfunctions import expm1
+
+from derive.special import expm1
 
 from .symbols import delta
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 import dataclasses
 
 import sympy as sp
-from sympy.codegen.cfunctions import expm1
+
+from derive.special import expm1
 
 from . import risk
 from .bounded import Bounded

@@ -353,7 +353,9 @@ def quadrature_form(g: sp.Expr) -> sp.Expr:
     """g for numerical evaluation: a log whose argument holds exponentials is written log1p(u) with
     e^x - 1 as expm1(x) (the logistic family's log(alpha e^mu - alpha + 1) is log1p(alpha expm1(mu)):
     at mu = 1e-300, e^mu - 1 would round to 0 at every working precision)."""
-    from sympy.codegen.cfunctions import expm1, log1p
+    from sympy.codegen.cfunctions import log1p
+
+    from derive.special import expm1
 
     def fix(arg):
         if not arg.has(sp.exp):

@@ -123,5 +123,5 @@ def ratio_bounds_at_prior(e=eps):
 
 def difference_at_prior(e=eps):
     """U(p, e) - p = p (1 - p) expm1(e)/(p e^e + 1 - p), without subtraction (L(p, e) - p at -e)."""
-    from sympy.codegen.cfunctions import expm1
+    from derive.special import expm1
     return prior * prior_c * expm1(e) / (prior * sp.exp(e) + prior_c)

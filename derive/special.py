@@ -24,6 +24,17 @@ from __future__ import annotations
 
 import sympy as sp
 from sympy import Function, S, erf, erfc, erfinv, exp, log, pi, sqrt
+from sympy.codegen.cfunctions import expm1 as _codegen_expm1
+
+
+class expm1(_codegen_expm1):
+    r"""``e^x - 1`` without the subtraction: SymPy's codegen head, printed in LaTeX as
+    :math:`\left(e^{x} - 1\right)` (SymPy's printer read the digit in its name as a subscript,
+    ``\operatorname{expm}_{1}``).  Its name, evaluation and derivatives are SymPy's."""
+
+    def _latex(self, printer, exp=None):
+        body = r"\left(e^{%s} - 1\right)" % printer._print(self.args[0])
+        return body if exp is None else r"%s^{%s}" % (body, exp)
 
 
 def _normal_density(t):

@@ -74,11 +74,11 @@ from typing import Callable
 
 import mpmath
 import sympy as sp
-from sympy.codegen.cfunctions import expm1, log1p
+from sympy.codegen.cfunctions import log1p
 
 from derive.errors import DomainError, PrecisionExhausted
 from derive.exact import as_expr
-from derive.special import LogPhi, Phi, PhiInv, PhiInvExp
+from derive.special import LogPhi, Phi, PhiInv, PhiInvExp, expm1
 from derive.symbols import alpha as ALPHA
 from derive.tradeoff import TradeOff
 

@@ -24,9 +24,9 @@ from typing import Callable
 import mpmath
 import sympy as sp
 from mpmath.libmp import from_man_exp, mpf_div, round_nearest
-from sympy.codegen.cfunctions import expm1, log1p
+from sympy.codegen.cfunctions import log1p
 
-from derive.special import LogPhi, Phi, PhiInv, PhiInvExp
+from derive.special import LogPhi, Phi, PhiInv, PhiInvExp, expm1
 
 from . import kernels
 from . import sympy_walk as walk

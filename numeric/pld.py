@@ -405,7 +405,7 @@ class Composition:
             lo, hi = hi, min(hi * 2, cap)
         if g(hi) > 0:
             return hi
-        lo, hi = bisect(lambda lam: g(lam) > 0, lo, hi, steps=60)
+        lo, hi = bisect(lambda lam: g(lam) > 0, lo, hi, steps=60, stop=lambda a, b: b - a <= 1e-7 * b)  # read to 4 digits
         return (lo + hi) / 2
 
     def _tilt_for(self, d, target, mode, lower=True, bump=True):

@@ -99,7 +99,7 @@ def bump_tilt(K, cap, target, mode, margin=BUMP_MARGIN):
 
 
 #: cells of each segment of the float laws ``float_jump`` reads, and the segments (fractions of eps..top)
-JUMP_CELLS = 1024
+JUMP_CELLS = 256
 SEGMENTS = (0.0, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
 
 

@@ -19,12 +19,11 @@ import pytest
 import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sympy.codegen.cfunctions import expm1
 
 import derive
 from conftest import PROPERTY_CASES, record
 from derive import symbols as sy
-from derive.special import to_erf
+from derive.special import expm1, to_erf
 from derive.tradeoff import eps_prime
 from numeric import fp
 
@@ -45,12 +44,12 @@ GOLDEN = {
     # f_{eps,0} = max{0, 1 - e^eps alpha, e^-eps (1 - alpha)}
     "randomized_response": r"\max\left(0, \left(1 - \alpha\right) e^{- \epsilon}, - \alpha e^{\epsilon} + 1\right)",
     # max{0, 1 - p - alpha}, p = (1 - e^-mu)/n = -expm1(-mu)/n
-    "uniform_sampling": r"\max\left(0, - \alpha + 1 + \frac{\operatorname{expm}_{1}{\left(- \mu \right)}}{n}\right)",
+    "uniform_sampling": r"\max\left(0, - \alpha + 1 + \frac{\left(e^{- \mu} - 1\right)}{n}\right)",
     # 1 - p - alpha (alpha <= e^-mu) | 1 - p - e^-mu - (n-1)/n (alpha - e^-mu)
     "uniform_sampling_add_remove":
-        r"\begin{cases} - \alpha + 1 + \frac{\operatorname{expm}_{1}{\left(- \mu \right)}}{n} & "
+        r"\begin{cases} - \alpha + 1 + \frac{\left(e^{- \mu} - 1\right)}{n} & "
         r"\text{for}\: \alpha \leq e^{- \mu} \\1 - e^{- \mu} - \frac{\left(\alpha - e^{- \mu}\right) "
-        r"\left(n - 1\right)}{n} + \frac{\operatorname{expm}_{1}{\left(- \mu \right)}}{n} & \text{otherwise} \end{cases}",
+        r"\left(n - 1\right)}{n} + \frac{\left(e^{- \mu} - 1\right)}{n} & \text{otherwise} \end{cases}",
     # logistic: F(F^{-1}(1-alpha) - mu), F^{-1}(p) = log(p/(1-p)), F(x) = 1/(1+e^-x)
     # = 1 / (1 + e^mu alpha/(1 - alpha))
     "noise_logistic": r"\frac{1}{\frac{\alpha e^{\mu}}{1 - \alpha} + 1}",

@@ -40,7 +40,8 @@ for the record).  The power and the profile (derived here: the stationary point 
 from __future__ import annotations
 
 import sympy as sp
-from sympy.codegen.cfunctions import expm1
+
+from derive.special import expm1
 
 from .. import symbols as sy
 from ..tradeoff import TradeOff, eps_prime

@@ -22,7 +22,8 @@ and the second piece equals (n-1)(1 - alpha)/n, the stable form used here.
 from __future__ import annotations
 
 import sympy as sp
-from sympy.codegen.cfunctions import expm1
+
+from derive.special import expm1
 
 from .. import symbols as sy
 from ..errors import DomainError
