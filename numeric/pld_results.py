@@ -152,38 +152,47 @@ def refine_width(r: EpsResult, again) -> EpsResult:
     tolerance brought 0.001 / 5 / 100 / 1e-5 from 2.2e-4 to 2.5e-5 and 0.004 / 2 / 100 / 1e-5 from 1.2e-4 to
     1.3e-5 (BENCHMARKS.md, sixteenth session).  Only width and time move."""
     hi, lo = r.eps_upper, r.eps_lower
-    if not (r.certified and 0 < hi < mpmath.inf) or hi - lo <= REFINE_RTOL * hi:
-        return r
+    if not (r.certified and 0 < hi < mpmath.inf) or hi - lo <= REFINE_RTOL * hi or 2 * lo <= hi:
+        return r                    # (a lower end below half the upper one is not the knots' doing)
     r2 = again()
     if r2 is None or not r2.certified:
         return r
     return intersect(r, r2)
 
 
-#: the points below eps_upper (relative 2^-k) at which ``lower_by_delta`` asks delta's lower end
-LOWER_STEPS = (14, 11, 8, 5)
+#: the points below eps_upper (relative 2^-k) at which ``lower_by_delta`` asks delta's lower end: the lowest
+#: first (if delta's lower end does not pass delta there, nearer points are not tried), then from the top
+LOWER_STEPS = (5, 14, 11, 8)
 
 
 def lower_by_delta(r: EpsResult, delta_at, delta) -> EpsResult:
     """``r`` with its lower end raised by delta(eps) queries when it is below half the upper end: if delta's
     certified lower end at e = eps_upper (1 - 2^-k) exceeds ``delta``, then delta(e) > delta and the true eps
-    is above e (delta(eps) decreases), so e is a certified lower end.  An eps(delta) query reads its lower end
+    is above e (delta(eps) decreases), so e is a certified lower end; the largest such e of LOWER_STEPS is
+    taken (each later point is tried only if the first, lowest one passed).  An eps(delta) query reads its lower end
     from the lower composition on the upper one's window; where that composition's own window misses the
     query's region (q = 0.001, sigma = 0.3, T = 100, delta = 1e-5: eps in [0, 11.0406]) its lower end was 0,
     while delta's lower end at 11 is 1.0382e-5 > 1e-5.  Each try is a delta query (0.3-1.5 s on the DP-SGD grid),
     so a bracket merely wider than REFINE_RTOL is left to ``refine_width``."""
     hi, lo = r.eps_upper, r.eps_lower
-    if not (r.certified and 0 < hi < mpmath.inf) or 2 * lo > hi:
-        return r
+    if not (r.certified and 0 < hi < mpmath.inf) or 2 * lo > hi or delta < Fraction(1, 10 ** 280):
+        return r                    # (delta's lower ends below ~1e-290 are not read: numeric.pld_fft.TINY_NORMAL)
     top = Fraction(float(hi)) if float(hi) <= hi else Fraction(float(hi)) * (1 - Fraction(1, 2 ** 52))
     with mpmath.workprec(200):
         dm = mpmath.mpf(delta.numerator) / delta.denominator         # delta a Fraction: rounded up, so > is strict
         dm = dm * (1 + mpmath.mpf(2) ** -190)
-    for k in LOWER_STEPS:
+    best = None
+    for i, k in enumerate(LOWER_STEPS):
         e = top * (1 - Fraction(1, 2 ** k))
         if mpmath.mpf(e.numerator) / e.denominator <= lo:
             break
         d = delta_at(e)
         if d is not None and d.certified and d.delta_lower > dm:
-            return dataclasses.replace(r, eps_lower=mpmath.mpf(e.numerator) / e.denominator)
-    return r
+            best = e
+            if i > 0:
+                break
+        elif i == 0:
+            break                   # not even the lowest point: the others are nearer eps_upper
+    if best is None:
+        return r
+    return dataclasses.replace(r, eps_lower=mpmath.mpf(best.numerator) / best.denominator)

@@ -190,3 +190,14 @@ def test_mutation_no_delta_lower_end_is_caught(monkeypatch):
     monkeypatch.setattr(pld_results, "LOWER_STEPS", ())
     r = dpsgd._composition(Fraction(1, 1000), Fraction(3, 10), 100).eps(Fraction(1, 10 ** 5))
     assert float(r.eps_lower) < 0.5 * float(r.eps_upper)
+
+
+def test_second_looks_skip_what_they_cannot_mend():
+    """refine_width leaves a lower end below half the upper one (finer knots do not mend it: DP-SGD at
+    delta = 1e-300 doubled its time for the same bracket), and lower_by_delta leaves deltas below the floats'
+    reach (delta's lower ends under ~1e-290 are not read)."""
+    from numeric.pld_results import lower_by_delta, refine_width
+    calls = []
+    broken = _eps_result(0.07, 12.46)
+    assert refine_width(broken, lambda: calls.append(1)) is broken and not calls
+    assert lower_by_delta(broken, lambda e: calls.append(1), Fraction(1, 10 ** 300)) is broken and not calls
