@@ -110,6 +110,8 @@ def float_jump(models):
     measures (a few dozen knots) move their mass to the right end of wide cells and overstated the term by
     e^50 (q = 0.001, sigma = 5, T = 100), dropping a cap the query's own measures then kept."""
     import numpy as np
+
+    from .pld_fft import _logsumexp
     steps = [(m, k) for m, k in models if getattr(m, "tilt_bump", False)]
 
     def jump(eps):
@@ -127,10 +129,6 @@ def float_jump(models):
             lm = np.concatenate(lm)
             lm = lm[np.isfinite(lm)]
             if len(lm):
-                mx = float(np.max(lm))
-                logs.append(math.log(k) + mx + math.log(float(np.sum(np.exp(lm - mx)))))
-        if not logs:
-            return -math.inf
-        mx = max(logs)
-        return mx + math.log(sum(math.exp(v - mx) for v in logs))
+                logs.append(math.log(k) + _logsumexp(lm))
+        return _logsumexp(np.array(logs)) if logs else -math.inf
     return jump

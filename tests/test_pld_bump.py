@@ -108,21 +108,21 @@ def test_float_jump_is_the_steps_own_hockey_stick(q, sigma, eps):
     assert abs(got - exact) <= 0.05
 
 
+def _eps_result(lo, hi, certified=True):
+    from numeric.pld_results import EpsResult
+    return EpsResult(delta=Fraction(1, 10 ** 5), eps=mpmath.mpf(hi), eps_lower=mpmath.mpf(lo), eps_upper=mpmath.mpf(hi),
+                     method="numeric", certified=certified, seconds=0.0, reason="")
+
+
 def test_refine_width_intersects_and_only_when_wide():
-    from numeric.pld_results import EpsResult, refine_width
-    wide = EpsResult(delta=Fraction(1, 10 ** 5), eps=mpmath.mpf(1.001), eps_lower=mpmath.mpf(0.999),
-                     eps_upper=mpmath.mpf(1.001), method="numeric", certified=True, seconds=0.0, reason="")
-    finer = EpsResult(delta=Fraction(1, 10 ** 5), eps=mpmath.mpf(1.0015), eps_lower=mpmath.mpf(0.99995),
-                      eps_upper=mpmath.mpf(1.0015), method="numeric", certified=True, seconds=0.0, reason="")
+    from numeric.pld_results import refine_width
+    wide, finer = _eps_result(0.999, 1.001), _eps_result(0.99995, 1.0015)
     r = refine_width(wide, lambda: finer)
     assert (r.eps_lower, r.eps_upper) == (finer.eps_lower, wide.eps_upper)      # the intersection
     calls = []
-    narrow = EpsResult(delta=Fraction(1, 10 ** 5), eps=mpmath.mpf(1.00001), eps_lower=mpmath.mpf(1),
-                       eps_upper=mpmath.mpf(1.00001), method="numeric", certified=True, seconds=0.0, reason="")
+    narrow = _eps_result(1, 1.00001)
     assert refine_width(narrow, lambda: calls.append(1)) is narrow and not calls
-    uncertified = EpsResult(delta=Fraction(1, 10 ** 5), eps=mpmath.mpf(0.5), eps_lower=mpmath.mpf(0.4),
-                            eps_upper=mpmath.mpf(0.5), method="numeric", certified=False, seconds=0.0, reason="x")
-    assert refine_width(wide, lambda: uncertified) is wide
+    assert refine_width(wide, lambda: _eps_result(0.4, 0.5, certified=False)) is wide
 
 
 REF_Q004_S2_T100_D5 = 0.06919625946
@@ -151,12 +151,6 @@ def test_mutation_one_coarse_segment_is_caught(monkeypatch):
     model = SubsampledGaussian(Fraction(1, 1000), Fraction(2))
     got = B.float_jump([(model, 100)])(0.0146)
     assert abs(got - (math.log(100) + _hockey_one_step(Fraction(1, 1000), Fraction(2), 0.0146))) > 0.05
-
-
-def _eps_result(lo, hi, certified=True):
-    from numeric.pld_results import EpsResult
-    return EpsResult(delta=Fraction(1, 10 ** 5), eps=mpmath.mpf(hi), eps_lower=mpmath.mpf(lo), eps_upper=mpmath.mpf(hi),
-                     method="numeric", certified=certified, seconds=0.0, reason="")
 
 
 def test_lower_by_delta_on_a_known_curve():
