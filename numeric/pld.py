@@ -187,7 +187,6 @@ from derive.errors import DomainError
 from . import pld_grid as G
 from . import pld_mechanisms as M
 from . import pld_results as R
-from .lattice_beta import beta_bracket
 from .lattice_power import fold_repeats
 from .pld_bump import BUMP_MARGIN, bump_tilt, float_jump
 from .pld_discretise import (
@@ -211,8 +210,9 @@ from .pld_fft import (
     grid_bounds,
 )
 from .pld_grid import default_grid
-from .pld_power import exp_down, exp_up, power_lower
+from .pld_power import tradeoff
 from .pld_results import DeltaResult, EpsResult, TradeoffResult, capped, infinite_eps
+from .pld_truncate import query_trunc, truncation_top
 from .solvers import bisect
 
 __all__ = [
@@ -260,6 +260,7 @@ class Composition:
         self.directions = list(range(ndir))
         self._cache = {}
         self._meas_cache = {}
+        self._est_cache = {}        # (direction, truncation) -> ``_estimate_ups``
         self._pair_cache = {}       # (id(model), tilt) -> (upper, lower): shared across directions
 
     # grid -------------------------------------------------------------------------------------
@@ -295,23 +296,24 @@ class Composition:
     def _models(self, d):
         return [(m.directions[min(d, len(m.directions) - 1)], k) for m, k in self.entries]
 
-    def _measures(self, d, lam_knots, lower=True):
+    def _measures(self, d, lam_knots, lower=True, trunc=None):
         """(upper, lower) step measures of direction d, knots placed for tilts up to lam_knots; with
         ``lower=False`` only the upper ones (lower list None).  The tilt search reads upper measures of tilts
         it then leaves, and the lower hull is most of a step's Arb work (10^4 distinct Laplace steps: 222 of
         287 s of the step measures).  The ``_step_state`` is not kept (it doubled a 1000-step spec's peak
         memory): a lower measure asked for later remakes it, and knots and tails are deterministic in (model,
-        h, tilt, tol), so it is the joint call's lower measure bit for bit (tests/test_pld_lazy_lower.py)."""
-        key = (d, lam_knots)
+        h, tilt, tol), so it is the joint call's lower measure bit for bit (tests/test_pld_lazy_lower.py).
+        ``trunc``: an eps(delta) query's truncation of the far tails (``numeric.pld_truncate``)."""
+        key = (d, lam_knots) if trunc is None else (d, lam_knots, trunc)
         got = self._meas_cache.get(key)
         if got is None or (lower and got[1] is None):
             ups, los, notes = [], [], []
             for model, k in self._models(d):
                 # a symmetric step's model serves every direction: its measures are made once per tilt
-                pkey = (id(model), lam_knots)
+                pkey = (id(model), lam_knots) if trunc is None else (id(model), lam_knots, trunc)
                 pair = self._pair_cache.get(pkey)
                 if pair is None or (lower and pair[1] is None):
-                    (_, _, st), = step_states([(model, k)], self.h, lam_knots, self.tol)
+                    (_, _, st), = step_states([(model, k)], self.h, lam_knots, self.tol, trunc)
                     up = pair[0] if pair is not None else _one_measure(model, self.h, st, "upper", self.scheme)
                     lo = _one_measure(model, self.h, st, "lower", self.scheme) if lower else None
                     pair = self._pair_cache[pkey] = (up, lo)
@@ -322,6 +324,23 @@ class Composition:
             ups, los = fold_repeats(ups, los, self.h, self._models(d), self._pair_cache)
             got = self._meas_cache[key] = [ups, los if lower else None, notes]
         return got[0], got[1], got[2]
+
+    def _estimate_ups(self, d, trunc=None):
+        """Untilted step measures for the estimates of an eps(delta) query only: every step's float law
+        (``pld_grid.estimate_law``, without its cells above the truncation's loss) when each has one, else the
+        certified ones (``_measures``)."""
+        got = self._est_cache.get((d, trunc))
+        if got is None:
+            laws = []
+            for model, k in self._models(d):
+                law, top = G.estimate_law(model, self.h), truncation_top(model, trunc)
+                if law is not None and top is not None:
+                    keep = law.knots * float(self.h) <= top
+                    law = dataclasses.replace(law, knots=law.knots[keep], mass=law.mass[keep])
+                laws.append((law, k))
+            got = self._est_cache[(d, trunc)] = (laws if all(m is not None for m, _ in laws)
+                                                 else self._measures(d, 0.0, False, trunc)[0])
+        return got
 
     @staticmethod
     def _bucket(lam):
@@ -408,14 +427,20 @@ class Composition:
         lo, hi = bisect(lambda lam: g(lam) > 0, lo, hi, steps=60, stop=lambda a, b: b - a <= 1e-7 * b)  # read to 4 digits
         return (lo + hi) / 2
 
-    def _tilt_for(self, d, target, mode, lower=True, bump=True):
+    def _trunc(self, log_delta):
+        """The far-tail truncation of an eps(delta) query's step measures (``numeric.pld_truncate``), None for
+        other queries."""
+        return None if log_delta is None else query_trunc(log_delta, sum(k for _, k in self.entries))
+
+    def _tilt_for(self, d, target, mode, lower=True, bump=True, trunc=None):
         """(lam, eps_center, bucket): the tilt for a query, from the coarse CGF then the step measures.  The
         read bucket's lower measures are made with its upper ones (made later, knots and tails twice: DP-SGD
-        cells 15-20 % slower); the untilted ones only place an eps(delta) query's first estimate (its lam > 0)."""
-        ups, _, _ = self._measures(d, 0.0, lower and mode != "delta")
+        cells 15-20 % slower); the untilted ones only place an eps(delta) query's first estimate (its lam > 0).
+        ``trunc``: an eps(delta) query's truncation (``_trunc``), for every measure made here."""
+        ups = self._estimate_ups(d, trunc) if mode == "delta" else self._measures(d, 0.0, lower, trunc)[0]
         lam0 = self._solve_lam(self._measure_cgf(ups, d), target, mode, bump)
         bucket = self._bucket(lam0)
-        ups, _, _ = self._measures(d, bucket, lower)
+        ups, _, _ = self._measures(d, bucket, lower, trunc)
         K = self._measure_cgf(ups, d)
         lam = self._solve_lam(K, target, mode, bump)
         if lam > bucket:
@@ -423,7 +448,7 @@ class Composition:
             # keeps these knots, placed for a tilt >= lam, only without the +1 headroom: a second pass
             # over every step cost 6 of 34 s in a 1000-step mixed spec, issue #25; knots decide accuracy only)
             bucket = self._bucket(lam)
-            ups, _, _ = self._measures(d, bucket, lower)
+            ups, _, _ = self._measures(d, bucket, lower, trunc)
             K = self._measure_cgf(ups, d)
             lam = self._solve_lam(K, target, mode, bump)
         return lam, K(lam)[1], bucket
@@ -437,7 +462,7 @@ class Composition:
             bucket = self._bucket(lamq)
         key = (d, lamq, bucket, None if eps_hint is None else round(eps_hint, 2),
                None if log_delta is None else round(log_delta, 3))
-        ups, los, notes = self._measures(d, bucket, lower)
+        ups, los, notes = self._measures(d, bucket, lower, self._trunc(log_delta))
         if key not in self._cache:
             cu = compose_fft(ups, self.h, lamq, eps_hint, log_delta=log_delta)
             self._cache[key] = [cu, grid_bounds(cu, "upper")[0], None, None]
@@ -621,7 +646,7 @@ class Composition:
         certified = True
         found = []
         for d in self.directions:
-            lam, eg, bucket = self._tilt_for(d, logd, "delta", self.lower_ends)
+            lam, eg, bucket = self._tilt_for(d, logd, "delta", self.lower_ends, trunc=self._trunc(logd))
             bump = True
             for _ in range(3):
                 cu, _, gu, _, nt = self._composed(d, lam, eg, bucket, lower=False, log_delta=logd)
@@ -632,11 +657,11 @@ class Composition:
                 if center_ok or lam == 0.0:
                     break
                 if a is not None:
-                    lam, eg, bucket = self._tilt_for(d, float(a), "mean", self.lower_ends)
+                    lam, eg, bucket = self._tilt_for(d, float(a), "mean", self.lower_ends, trunc=self._trunc(logd))
                 elif bump:
                     # no crossing under a tilt capped below a far bump (``numeric.pld_bump``): the query reads the bump
                     bump = False
-                    lam, eg, bucket = self._tilt_for(d, logd, "delta", self.lower_ends, bump=False)
+                    lam, eg, bucket = self._tilt_for(d, logd, "delta", self.lower_ends, bump=False, trunc=self._trunc(logd))
             notes += nt
             if a is None:
                 certified = False
@@ -711,82 +736,8 @@ class Composition:
             return max(e, mpmath.mpf(0))
 
     def tradeoff(self, alpha) -> TradeoffResult:
-        t0 = time.perf_counter()
-        al = M.exact(alpha, "alpha")
-        if not 0 <= al <= 1:
-            raise ValueError(f"alpha must be in [0, 1], got {alpha}")
-        if al in (0, 1):
-            # f(1) = 0; f(0) = 1 - power with power = inf_eps max_d delta_d(eps) = max_d P_d(L = +inf), bracketed
-            # by the +inf masses past every finite loss (``_beyond_support``; --alpha 0 raised a traceback)
-            one = mpmath.mpf(1)
-            ends = [self._beyond_support(d, Fraction(10 ** 30)) for d in self.directions] if al == 0 else [(one, one)]
-            pu, pl = min(max(e[0] for e in ends), one), max(e[1] for e in ends)
-            return TradeoffResult(alpha=al, beta=1 - pu, beta_lower=1 - pu, beta_upper=1 - pl, power=pu,
-                                  power_upper=pu, power_lower=pl, seconds=time.perf_counter() - t0)
-        direct = beta_bracket(self, al)         # one lattice law: beta from its masses, relative (numeric.lattice_beta)
-        if direct is not None:
-            bl, bu = direct
-            with mpmath.workprec(80):
-                return TradeoffResult(alpha=al, beta=bl, beta_lower=bl, beta_upper=bu, power=1 - bl, power_upper=1 - bl,
-                                      power_lower=1 - bu, seconds=time.perf_counter() - t0)
-        la = float(mpmath.log(mpmath.mpf(al.numerator) / al.denominator))
-        notes = []
-        per = []
-        lo_i, hi_i = None, None
-        tops = []
-        for d in self.directions:
-            lam, eg, bucket = self._tilt_for(d, la, "alpha")
-            cu, cl, gu, gl, nt = self._composed(d, lam, eg, bucket)
-            notes += nt
-            # the pessimistic measure's largest finite loss: above it its delta is its +inf mass
-            ups_d, _, _ = self._measures(d, bucket, lower=False)
-            tops.append((sum(k * int(m.knots[-1]) for m, k in ups_d) * self.h, cu.log_inf))
-            per.append((d, lam, eg, bucket))
-            a, b = cu.W0, cu.W0 + len(gu)
-            lo_i = a if lo_i is None else max(lo_i, a)
-            hi_i = b if hi_i is None else min(hi_i, b)
-        if lo_i is None or hi_i <= lo_i:
-            lo_i = min(p[2] for p in per)
-        idx = np.arange(lo_i, hi_i)
-        hf = self._hf()
-        ups, los = [], []
-        for d, lam, eg, bucket in per:
-            up, lo, _ = self._dir_bounds(d, lam, idx, eg, bucket)
-            ups.append(up)
-            los.append(lo)
-        U_ = np.max(ups, axis=0)
-        l = idx * hf
-        tal = la + l                   # log(e^eps alpha)
-        objU = np.logaddexp(U_, tal)
-        j = int(np.argmin(objU))
-        # power upper: value at the best grid point (any eps gives an upper bound), certified form
-        pu = exp_up(objU[j])
-        # at eps = the largest finite loss of every pessimistic measure, delta_upper is the +inf
-        # mass: power <= P(+inf) + e^top alpha (tight when alpha sits in the top atom)
-        top = max(t for t, _ in tops)
-        log_inf = max(li for _, li in tops)
-        with mpmath.workprec(80):
-            cand = mpmath.exp(mpmath.mpf(top.numerator) / top.denominator) * (mpmath.mpf(al.numerator) / al.denominator)
-            if np.isfinite(log_inf):
-                cand += exp_up(log_inf)
-            cand *= 1 + mpmath.mpf(2) ** -60
-        pu = min(pu, cand)
-        # power lower: exact minimum over cells of max over directions of the lines through the
-        # lower end-point values (module docstring); lines are linear in t = e^eps
-        pl = power_lower(los, idx, la, hf)
-        # outside the common window: below it delta >= every lower value in it (delta decreases in eps; the
-        # value at its first point alone was -inf in weakly private compositions, and the power's lower end
-        # 0), above it e^eps alpha; and power >= alpha for every pair (the test that ignores the data)
-        bottom = max(float(np.max(x)) for x in los)
-        pl = min(pl, exp_down(bottom), exp_down(la + idx[-1] * hf))
-        one = mpmath.mpf(1)
-        pu = min(pu, one)
-        pl = min(max(pl, mpmath.mpf(al.numerator) / al.denominator), one)
-        beta_lower = max(one - pu, mpmath.mpf(0))
-        beta_upper = max(one - pl, mpmath.mpf(0))
-        return TradeoffResult(alpha=al, beta=beta_lower, beta_lower=beta_lower, beta_upper=beta_upper,
-                              power=pu, power_upper=pu, certified=True,
-                              seconds=time.perf_counter() - t0, reason="; ".join(notes), power_lower=pl)
+        """beta(alpha) bracket (``numeric.pld_power.tradeoff``; the argument is this module's docstring)."""
+        return tradeoff(self, alpha)
 
 
 def _one_measure(model, h: Fraction, state, kind: str, scheme: str) -> StepMeasure:

@@ -161,9 +161,12 @@ def _walk(ia: int, ib: int, gap: np.ndarray, nxt, A0: float, Hc: float, hf: floa
     return out
 
 
-def _knots(model, h: Fraction, lam: float, tol: float = 1e-13) -> np.ndarray:
+def _knots(model, h: Fraction, lam: float, tol: float = 1e-13, top: float | None = None) -> np.ndarray:
     """Knot indices: every grid point where the (tilted or untilted) mass is dense, growing gaps
-    where it is thin (a cell of relative mass r and width w costs about r w^2; w^3 <= tol h / r)."""
+    where it is thin (a cell of relative mass r and width w costs about r w^2; w^3 <= tol h / r).
+    ``top``: no knot above the grid point at or above this loss (an eps(delta) query's truncation,
+    ``numeric.pld_truncate``): the upper measure moves the P-mass above the last knot to +inf and the lower
+    one drops it, both valid wherever the last knot is (``_upper_ctd``, ``_lower_hull``)."""
     hf = float(h)
     A0, B0 = model.rough_range(lam)
     A0 = max(A0, -1e6)
@@ -175,6 +178,8 @@ def _knots(model, h: Fraction, lam: float, tol: float = 1e-13) -> np.ndarray:
     grid = A0 + Hc * np.arange(1, M_ + 1)
     logm = model.log_cell_float(grid, Hc)
     logm = np.where(np.isfinite(logm), logm, -np.inf)
+    if top is not None:                 # the knots follow the truncated law: its tilted mass, normalised below top
+        logm = np.where(grid - Hc <= top, logm, -np.inf)
     finite = np.isfinite(logm)
     if not finite.any():
         i0 = math.floor(A0 / hf)
@@ -198,6 +203,8 @@ def _knots(model, h: Fraction, lam: float, tol: float = 1e-13) -> np.ndarray:
         ia = max(ia, math.floor(model.lo / hf) - 1)
     if math.isfinite(model.hi):
         ib = min(ib, math.ceil(model.hi / hf) + 1)
+    if top is not None:
+        ib = max(min(ib, math.ceil(top / hf)), ia + 2)
     # per coarse cell: allowed gap in fine cells
     fine_per = Hc / hf
     r = np.exp(np.clip(lrel, -800, 0)) / max(fine_per, 1.0)     # relative mass per fine cell
@@ -225,7 +232,8 @@ def _knots(model, h: Fraction, lam: float, tol: float = 1e-13) -> np.ndarray:
               *(atom_hints(ia * hf, ib * hf, hf) if atom_hints else ())]:
         f = math.floor(v / hf)            # float places of unlisted (irrational) atoms: accuracy only
         ks.update(range(f - 1, f + 3))     # (the flanking cells keep the lower measure's deficit local)
-    return np.array(sorted(ks), dtype=np.int64)
+    out = np.array(sorted(ks), dtype=np.int64)
+    return out if top is None else out[out <= ib]
 
 
 def _knot_balls(h: Fraction, knots):
@@ -601,20 +609,24 @@ def _lattice_measure(model, h: Fraction, kind: str) -> StepMeasure | None:
                        "lattice", tails=(0.0, 0.0) if kind == "upper" else None)
 
 
-def _step_state(model, h: Fraction, lam: float, tol: float):
-    """(knots, knot balls, S_P, S_Q, Q-atoms) of one pair: what both step measures are built from."""
+def _step_state(model, h: Fraction, lam: float, tol: float, top: float | None = None):
+    """(knots, knot balls, S_P, S_Q, Q-atoms) of one pair: what both step measures are built from (``top``:
+    ``_knots``)."""
     from flint import ctx
-    knots = _knots(model, h, lam, tol)
+    knots = _knots(model, h, lam, tol, top)
     with ctx.workprec(M.PREC):
         balls = _knot_balls(h, knots)
         return (knots, balls) + tuple(_tails_at(model, h, knots, balls))
 
 
-def step_states(models, h: Fraction, lam: float, tol: float):
+def step_states(models, h: Fraction, lam: float, tol: float, trunc: float | None = None):
     """[(model, count, ``_step_state`` or None for a lattice step)] of [(model, count)].  ``numeric.pld``
     makes both step measures from them at once and drops them: kept for the lower measures until a query
-    asked for those, a 1000-step mixed spec peaked at 613 MB instead of 296 MB (issue #25)."""
-    return [(model, k, None if _lattice_measure(model, h, "upper") is not None else _step_state(model, h, lam, tol))
+    asked for those, a 1000-step mixed spec peaked at 613 MB instead of 296 MB (issue #25).  ``trunc``: the
+    log P-mass a step may leave above its last knot (``numeric.pld_truncate``)."""
+    from .pld_truncate import truncation_top
+    return [(model, k, None if _lattice_measure(model, h, "upper") is not None
+             else _step_state(model, h, lam, tol, truncation_top(model, trunc)))
             for model, k in models]
 
 

@@ -477,6 +477,15 @@ class SubsampledGaussian(LossModel):
             return (arb(1), arb(1)) if self.direction == "remove" else (arb(0), arb(0))
         raise ArithmeticError(f"{self.name}: knot {l} too close to the support end to decide")
 
+    def tail_point(self, log_mass: float):
+        """A float loss above which this step's P-mass is at most about e^log_mass (``numeric.pld_truncate``;
+        heuristic).  remove: L > l iff x > x(l) and S_P(l) <= Phi-bar((x(l) - 1)/sigma), so the loss at
+        x = 1 + sigma z with Phi-bar(z) = e^log_mass; add: None (its loss is at most -log(1 - q))."""
+        if self.direction != "remove":
+            return None
+        z = -float(sc.ndtri_exp(log_mass))
+        return self._float_L(1 + float(self.sigma) * z)
+
     def _float_L(self, x):
         qf, s = float(self.q), float(self.sigma)
         return float(np.logaddexp(math.log1p(-qf) if qf < 1 else -np.inf, math.log(qf) + (2 * x - 1) / (2 * s * s)))

@@ -139,8 +139,13 @@ REFINE_TOL = 1e-2
 
 
 def intersect(a: EpsResult, b: EpsResult) -> EpsResult:
-    """The intersection of two certified eps brackets of one query: each holds the true eps, so both ends do."""
+    """The intersection of two certified eps brackets of one query: each holds the true eps, so both ends do.  Two
+    disjoint brackets cannot both hold it: that is a defect, raised rather than answered (an empty bracket would
+    have been printed as a certified point)."""
     lo, hi = max(a.eps_lower, b.eps_lower), min(a.eps_upper, b.eps_upper)
+    if lo > hi:
+        raise ArithmeticError(f"two certified brackets of one query are disjoint: [{a.eps_lower}, {a.eps_upper}] "
+                              f"and [{b.eps_lower}, {b.eps_upper}] at delta = {b.delta}")
     return dataclasses.replace(b, eps=hi, eps_lower=lo, eps_upper=hi,
                                reason="; ".join(x for x in dict.fromkeys((a.reason, b.reason)) if x))
 

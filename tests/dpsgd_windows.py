@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from numeric import dpsgd, pld_fft
+from numeric import dpsgd, pld, pld_fft, pld_truncate
 
 
 def eps_and_windows(monkeypatch, q, sigma, T: int, delta: str):
@@ -18,3 +18,11 @@ def eps_and_windows(monkeypatch, q, sigma, T: int, delta: str):
         return r
     monkeypatch.setattr(pld_fft, "_window", spy)
     return dpsgd._composition(Fraction(q), Fraction(sigma), T).eps(delta), sizes
+
+
+def no_truncation(monkeypatch):
+    """eps(delta) queries without ``numeric.pld_truncate``: its truncated step measures have no far tail, which
+    hides what the tests of the tilt cap, the subnormal sweep and the knot floor look at (they act as before in
+    every delta(eps) and trade-off query)."""
+    monkeypatch.setattr(pld_truncate, "truncation_top", lambda model, trunc: None)
+    monkeypatch.setattr(pld, "truncation_top", lambda model, trunc: None)

@@ -21,6 +21,7 @@ import pytest
 
 from numeric import dpsgd, pld
 from numeric import pld_bump as B
+from tests.dpsgd_windows import no_truncation
 
 REF_Q001_S2_T100_D5 = 0.01462940309       # bench/dpsgd_reference.py (BENCHMARKS.md reference column)
 REF_Q001_S11_T100_D10 = 0.2324064432
@@ -58,8 +59,17 @@ def test_bracket_where_one_step_decides():
     assert r.certified and float(r.eps_lower) <= REF_Q001_S11_T100_D10 <= float(r.eps_upper)
 
 
+def test_cap_alone_keeps_the_bracket_narrow(monkeypatch):
+    no_truncation(monkeypatch)
+    r = dpsgd._composition(Fraction(1, 1000), Fraction(2), 100).eps(Fraction(1, 10 ** 5))
+    lo, hi = float(r.eps_lower), float(r.eps_upper)
+    assert r.certified and lo <= REF_Q001_S2_T100_D5 <= hi and (hi - lo) / hi <= 1e-4
+
+
 def test_mutation_cap_removed_is_caught(monkeypatch):
-    """Without the cap the same query lands past the onset: its bracket is 30x wider (7.8e-4)."""
+    """Without the cap (and without the truncation) the same query lands past the onset: its bracket is 30x
+    wider (7.8e-4)."""
+    no_truncation(monkeypatch)
     monkeypatch.setattr(pld, "bump_tilt", lambda K, cap, target, mode, margin=None: cap)
     r = dpsgd._composition(Fraction(1, 1000), Fraction(2), 100).eps(Fraction(1, 10 ** 5))
     lo, hi = float(r.eps_lower), float(r.eps_upper)
@@ -123,24 +133,28 @@ def test_refine_width_intersects_and_only_when_wide():
     narrow = _eps_result(1, 1.00001)
     assert refine_width(narrow, lambda: calls.append(1)) is narrow and not calls
     assert refine_width(wide, lambda: _eps_result(0.4, 0.5, certified=False)) is wide
+    with pytest.raises(ArithmeticError):                 # disjoint certified brackets: a defect, not an answer
+        refine_width(wide, lambda: _eps_result(1.1, 1.2))
 
 
-REF_Q004_S2_T100_D5 = 0.06919625946
+REF_Q001_S5_T100_D5 = 0.004554064769       # bench/dpsgd_reference.py (BENCHMARKS.md reference column)
 
 
 def test_refined_cell_within_target():
-    """q = 0.004, sigma = 2, T = 100, delta = 1e-5: 1.2e-4 wide on the query grid, 1.3e-5 after refining."""
-    r = dpsgd._composition(Fraction(4, 1000), Fraction(2), 100).eps(Fraction(1, 10 ** 5))
+    """q = 0.001, sigma = 5, T = 100, delta = 1e-5: 3.9e-4 wide on the query grid, 2.5e-5 after refining.  (The
+    cell this test used until the seventeenth session, q = 0.004, sigma = 2, is now within 1e-4 unrefined: the
+    truncated step measures of ``numeric.pld_truncate``.)"""
+    r = dpsgd._composition(Fraction(1, 1000), Fraction(5), 100).eps(Fraction(1, 10 ** 5))
     lo, hi = float(r.eps_lower), float(r.eps_upper)
-    assert r.certified and lo <= REF_Q004_S2_T100_D5 <= hi and (hi - lo) / hi <= 1e-4
+    assert r.certified and lo <= REF_Q001_S5_T100_D5 <= hi and (hi - lo) / hi <= 1e-4
 
 
 def test_mutation_no_refinement_is_caught(monkeypatch):
     from numeric import pld_results
     monkeypatch.setattr(pld_results, "REFINE_RTOL", math.inf)
-    r = dpsgd._composition(Fraction(4, 1000), Fraction(2), 100).eps(Fraction(1, 10 ** 5))
+    r = dpsgd._composition(Fraction(1, 1000), Fraction(5), 100).eps(Fraction(1, 10 ** 5))
     lo, hi = float(r.eps_lower), float(r.eps_upper)
-    assert lo <= REF_Q004_S2_T100_D5 <= hi and (hi - lo) / hi > 1e-4
+    assert lo <= REF_Q001_S5_T100_D5 <= hi and (hi - lo) / hi > 1e-4
 
 
 def test_mutation_one_coarse_segment_is_caught(monkeypatch):

@@ -19,7 +19,7 @@ from fractions import Fraction
 import pytest
 
 from numeric import dpsgd, pld_fft
-from tests.dpsgd_windows import eps_and_windows
+from tests.dpsgd_windows import eps_and_windows, no_truncation
 
 #: eps at delta = 1e-10 of q = 0.001, sigma = 2, T = 100 (max of both directions) from
 #: bench/dpsgd_reference.py ``eps_reference`` (Laplace inversion through the saddle point, numpy/scipy, no
@@ -31,6 +31,7 @@ def _eps_and_windows(monkeypatch):
     # at the saddle-point tilt (lam ~ 565 here): the tilt capped below the far bump (``numeric.pld_bump``)
     # keeps the window small with or without the floor, so the floor is checked where it acts
     monkeypatch.setattr("numeric.pld.bump_tilt", lambda K, cap, target, mode, margin=None: cap)
+    no_truncation(monkeypatch)
     return eps_and_windows(monkeypatch, Fraction(1, 1000), 2, 100, "1e-10")
 
 

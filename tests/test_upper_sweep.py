@@ -23,7 +23,7 @@ import pytest
 
 from numeric import dpsgd, pld, pld_discretise
 from numeric.pld_discretise import SMALLEST_NORMAL, _upper_swept
-from tests.dpsgd_windows import eps_and_windows
+from tests.dpsgd_windows import eps_and_windows, no_truncation
 
 #: eps at delta = 1e-5 of q = 0.001, sigma = 5, T = 100 (max over both directions), reference error ~1e-15
 REF_Q001_S5_T100 = 0.004554064769
@@ -65,6 +65,7 @@ def _uncapped(monkeypatch):
     the bump onset that ``numeric.pld_bump`` now caps it at: the sweep and the floor act on that tilt's
     measures."""
     monkeypatch.setattr(pld, "bump_tilt", lambda K, cap, target, mode, margin=None: cap)
+    no_truncation(monkeypatch)
 
 
 def test_small_rate_cell_keeps_reference_on_a_small_window(monkeypatch):
@@ -106,6 +107,7 @@ def test_mutation_knot_floor_bounds_the_knots(monkeypatch):
         counts.append(len(r))
         return r
     monkeypatch.setattr(pld_discretise, "_knots", spy)
+    no_truncation(monkeypatch)
     dpsgd._composition(Fraction(1, 1000), Fraction(5), 100).eps("1e-10")
     assert max(counts) < 30_000
     counts.clear()
