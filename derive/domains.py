@@ -58,6 +58,8 @@ class Domain:
 
 def _show(value) -> str:
     value = Fraction(value)
+    if value < 0:                       # -1e308, not the 309 digits of -10^308
+        return "-" + _show(-value)
     if value.denominator == 1:
         return power_of_ten(value.numerator) or str(value.numerator)
     if value.numerator == 1 and power_of_ten(value.denominator):      # a floor: 1e-1000
@@ -142,6 +144,7 @@ DOMAINS: dict[str, Domain] = {
     "delta_prime": D(0, 1, low_open=True, meaning="delta' of the probabilistic DP reading, in (0, 1]"),
     "delta_prime_open": D(0, 1, low_open=True, high_open=True, meaning="delta' in (0, 1)"),
     "k": D(1, MAX_K, integer=True, meaning="number of compositions (an integer >= 1)"),
+    "krr_k": D(3, MAX_K, integer=True, meaning="number of values of k-ary randomized response (k = 2 is binary-rr)"),
     "rho": D(0, MAX_MECHANISM_PARAM, meaning="zCDP parameter rho in [0, 1e308] of one release (inf: no privacy)"),
     "rho_positive": D(0, None, low_open=True, meaning="zCDP parameter rho > 0"),
     "eps_g": D(0, None, meaning="eps of the composed guarantee"),

@@ -81,9 +81,10 @@ def _check_resolved(record, kl, kappa2):
         name, value = str(record.parameters[0]), mpmath.nstr(mpmath.mpf(record.values[record.parameters[0]]), 6)
     else:
         name, value = "mechanisms", str(record)
-    raise DomainError(name, value, "small enough that the step's privacy-loss variance kappa2 - kl^2 "
-                      f"is at least kappa2/{MAX_CANCELLATION:.0e} (here kl = {mpmath.nstr(kl, 3)}: the variance "
-                      "is lost to cancellation; for gaussian, mu below 2e4)")
+    raise DomainError(name, value, "one at which the step's privacy-loss variance kappa2 - kl^2 "
+                      f"is at least kappa2/{MAX_CANCELLATION:.0e} (here kl = {mpmath.nstr(kl, 3)}: the step is almost "
+                      "perfectly distinguishing and its variance is lost to cancellation, as for gaussian with mu "
+                      "above 2e4)")
 
 
 #: at most this many digits are added to the steps' functionals to resolve kappa2 - kl^2 (``clt``)
@@ -164,6 +165,13 @@ def gdp_beta(mu, alpha, digits: int):
     """G_mu(alpha) by the toolkit's Gaussian record (numeric.mp.tradeoff)."""
     from . import mp
     return as_mpf(mp.tradeoff(_gaussian(mu), _dec(alpha), digits), digits + 10)
+
+
+def gdp_power(mu, alpha, digits: int):
+    """1 - G_mu(alpha), without the subtraction (numeric.mp.power): the CLT's power, whose difference from the
+    exact power is the error of beta where beta is within 10^-digits of 1 (``clt --alpha 1e-300``)."""
+    from . import mp
+    return as_mpf(mp.power(_gaussian(mu), _dec(alpha), digits), digits + 10)
 
 
 def band(res: CltResult, alpha):

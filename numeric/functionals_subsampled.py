@@ -49,6 +49,8 @@ from .precision import verified
 #: the trade-off functions of a subsampled step: C_p(f) (uniform), and the two Poisson directions
 VIEWS = ("hull", "remove", "add")
 NAMES = ("kl", "kappa2", "kappa3", "kappabar3", "mu3")
+#: the smallest subsampling rate whose functionals are computed (``SubsampledStep.functional_value``)
+MIN_P = mpmath.mpf("1e-6")
 
 
 class SubsampledStep:
@@ -89,6 +91,10 @@ class SubsampledStep:
         """The functional ``name`` to ``digits`` verified digits (an mpf)."""
         if name not in NAMES:
             raise DomainError("name", name, "one of " + ", ".join(NAMES))
+        if self.p < MIN_P:
+            raise DomainError("p", mpmath.nstr(mpmath.mpf(int(self.p.p)) / int(self.p.q), 6), "at least 1e-6 for a subsampled step's CLT functionals (they are O(p^2) "
+                              "remainders of O(p) quadratures: at p = 1e-7 they ran past 100 s, and at 1e-300 kl "
+                              "came out 1.8e-300 instead of ~1e-600)")
         if self.view != "remove" and dfun.divergence(self.record, name) is not None:
             # f = 0 on [x0, 1] (f(0) < 1 for a symmetric f): f_p^{-1} is 0 on a set of positive measure
             raise DivergentFunctional(name, self.record, dfun.divergence(self.record, name))

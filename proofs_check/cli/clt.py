@@ -54,8 +54,8 @@ def _reference(plan, args):
     if route is not None:
         which, at = (("tradeoff", args.alpha) if args.alpha is not None else ("delta", args.at_eps)
                      if args.at_eps is not None else ("eps", args.at_delta))
-        v = exact_query(route, which, at, digits).value
-        return "exact", v, v
+        r = exact_query(route, which, at, digits)
+        return ("exact", r.value, r.value, r.complement) if which == "tradeoff" else ("exact", r.value, r.value)
     components, limit = _components(plan)
     if limit is not None or not components:
         return None
@@ -137,14 +137,19 @@ def cmd_clt(args):
                         if args.alpha is not None else ""))
         ref = _reference(plan, args)
         if ref is not None:
-            kind, lo_r, hi_r = ref
+            kind, lo_r, hi_r = ref[:3]
             lo_r, hi_r = as_mpf(lo_r, digits + 10), as_mpf(hi_r, digits + 10)
             if kind == "exact":
                 payload["exact"] = fmt(lo_r)
-                payload["error_clt"] = fmt(_error(approx, lo_r))
+                err = _error(approx, lo_r)
+                if len(ref) > 3:
+                    # beta's error as the powers' difference, p_exact - p_CLT: at alpha = 1e-300 both betas are
+                    # 1 - ~1e-285 and their difference was rounding noise of the wrong sign (issue #25's probe)
+                    err = _error(as_mpf(ref[3], digits + 10), C.gdp_power(res.mu, args.alpha, digits))
+                payload["error_clt"] = fmt(err)
                 if edge is not None:
                     payload["error_edgeworth"] = fmt(_error(edge, lo_r))
-                under = _error(approx, lo_r) * more_privacy > 0
+                under = err * more_privacy > 0
                 lines.append(f"exact {key} = {payload['exact']}: CLT error {payload['error_clt']}"
                              + (f", Edgeworth error {payload['error_edgeworth']}" if edge is not None else ""))
             else:

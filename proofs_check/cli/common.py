@@ -39,6 +39,27 @@ class Parser(argparse.ArgumentParser):
     def error(self, message):
         raise UsageError(message)
 
+    def parse_known_args(self, args=None, namespace=None):
+        """An abbreviated flag is named instead of argparse's complaint about a missing required one: with
+        prefix matching off, ``--alph 0.05`` was reported as "one of the arguments --alpha --alpha-grid is
+        required", argparse's check of the required group coming before its list of unrecognized arguments."""
+        try:
+            return super().parse_known_args(args, namespace)
+        except UsageError as exc:
+            if "required" not in str(exc) or args is None:
+                raise
+            for token in args:
+                if token == "--":
+                    break
+                flag = token.split("=", 1)[0]
+                longer = sorted(o for o in self._option_string_actions if o.startswith(flag) and o != flag)
+                if flag.startswith("--") and flag not in self._option_string_actions and longer:
+                    # an abbreviation (mechanism parameters such as --mu are read after argparse: not judged here)
+                    name = flag.lstrip("-").replace("-", "_")
+                    raise UsageError(f"{name}: {flag} is not an argument of this command (see its --help; did you "
+                                     f"mean {longer[0]}?)") from None
+            raise
+
     def add_argument(self, *args, **kwargs):
         if args and args[0].startswith("-") and "action" not in kwargs and kwargs.get("nargs") is None:
             kwargs["action"] = Once
@@ -412,7 +433,8 @@ def output_parent(digits=True, formats=FORMATS) -> argparse.ArgumentParser:
                             f"at most {DOMAINS['digits'].high})")
     p.add_argument("--json", action="store_true", help="one JSON object (a JSON list for several points)")
     p.add_argument("--format", choices=formats, default=None, action=Once,
-                   help="text (default), json, jsonl (one object per line) or csv (one row per point)")
+                   help="text (default), json" + (", jsonl (one object per line) or csv (one row per point)"
+                                                   if "csv" in formats else ""))
     p.add_argument("--quiet", action="store_true",
                    help="no progress lines on stderr (by default a run that lasts over 2 s says so there, "
                         "also when stderr is not a terminal)")
@@ -612,6 +634,14 @@ def output_file(name: str, path: str) -> None:
         raise UsageError(f"{name}={path}: {name} must be in an existing directory ({folder} does not exist)")
     if not os.access(folder, os.W_OK):
         raise UsageError(f"{name}={path}: {name} must be in a writable directory")
+    # and it opens: os.access says yes to root in /proc, where open() then failed with a traceback (dpsgd --sweep)
+    existed = os.path.exists(path)
+    try:
+        open(path, "a", encoding="utf-8").close()
+    except OSError as exc:
+        raise UsageError(f"{name}={path}: {name} cannot be written ({exc.strerror})") from None
+    if not existed:
+        os.remove(path)
 
 
 def file_errors(names: dict):

@@ -2,8 +2,8 @@
 
 Components come from MECH PARAMS --k K, or from a spec file (derive/spec.py).  The value is a
 two-sided bracket from the certified privacy-loss engine (numeric/pld.py, numeric/pld_mechanisms.py):
-at --alpha: beta, beta_lower, beta_upper, power = 1 - beta_lower; at --at-eps: delta, delta_lower,
-delta_upper; at --at-delta: eps, eps_lower, eps_upper.  The unsuffixed value is the privacy-safe end.
+at --alpha: beta, beta_lower, beta_upper, power = 1 - beta_lower, power_lower = 1 - beta_upper; at --at-eps:
+delta, delta_lower, delta_upper; at --at-delta: eps, eps_lower, eps_upper.  The unsuffixed value is the privacy-safe end.
 ``certified`` is the engine's (proved up to the two floating-point assumptions its docstring states);
 the printed ends are rounded outward (``numeric.precision.format_outward``), so the printed bracket holds the computed one.
 
@@ -105,6 +105,13 @@ def check_engine_parameter(label: str, theta, zero: str = "") -> None:
     """Refuse (in one line) a parameter the certified engine cannot take (``zero``: what the message
     adds about a parameter of exactly 0, where the caller answers that case itself)."""
     from fractions import Fraction
+    if label == "sigma2":
+        # a discrete Gaussian: the engine reads 1/sigma2 against the same bounds (its message named "eps")
+        if not Fraction(1, 1) / Fraction(LARGEST) <= Fraction(theta) <= 1 / Fraction(SMALLEST):
+            raise UsageError(f"sigma2={theta}: the engine needs sigma2 in [{1 / float(LARGEST):g}, "
+                             f"{1 / float(SMALLEST):g}] (1/sigma2 is the step's loss scale: below the range the loss "
+                             "spreads beyond the grid, above it the grid cannot resolve the step)")
+        return
     if Fraction(theta) < Fraction(SMALLEST):
         raise UsageError(f"{label}={theta}: the engine needs a parameter >= {SMALLEST}{zero} (its loss grid "
                          "cannot resolve smaller steps)")
@@ -174,13 +181,12 @@ def _delta_zero(plan, args):
 def _privacy_parameter(row, record, values) -> tuple[str, str]:
     """(label, value as typed) of the parameter the engine's size rule reads: the row's loss-spreading
     parameter (mu, eps); for a discrete Gaussian record (DG_SIGMA2: sigma2 > 0 and bounded by its domain, no
-    spreading parameter) 1/sigma2, labelled eps.  Its inf is the no-privacy record (``limits.no_privacy``);
+    spreading parameter) sigma2 itself, which ``check_engine_parameter`` reads as 1/sigma2.  Its inf is the no-privacy record (``limits.no_privacy``);
     its 0 is perfect privacy only together with the other parameters: see ``Mechanism.is_identity``."""
     from derive.mechanisms import facts as K
     sigma2 = record.fact(K.DG_SIGMA2)
     if sigma2 is not None:
-        from fractions import Fraction
-        return "eps", str(1 / Fraction(int(sigma2.p), int(sigma2.q)))
+        return "sigma2", values.get("sigma2", str(sigma2))
     key = (row.spread_params or row.param_names)[0]
     return key, values[key]
 
@@ -267,9 +273,11 @@ def cmd_fdp(args):
                          "steps of one eps, or a few of several eps (a convolved lattice of limited size); "
                          f"k <= {MAX_K_LAPLACE} copies of one laplace step with eps <= {MAX_EPS_LAPLACE}); "
                          "use --method numeric")
-    if limit is None and args.at_delta is not None and float(args.at_delta) == 0:
+    from derive.exact import rational
+    # (exact comparisons: as floats, 1e-400 was 0, answered eps = inf, and 0.99999999999999999999 was 1, eps = 0)
+    if limit is None and args.at_delta is not None and rational("delta", args.at_delta) == 0:
         limit = _delta_zero(plan, args)
-    if limit is None and args.at_delta is not None and float(args.at_delta) == 1:
+    if limit is None and args.at_delta is not None and rational("delta", args.at_delta) == 1:
         limit = "delta-one"
     digits = min(args.digits, 15)
 
@@ -304,10 +312,13 @@ def cmd_fdp(args):
             raise UsageError("k: the composition's loss grid does not fit in memory (numpy could not allocate "
                              "it); use fewer compositions") from None
         if args.alpha is not None:
+            # the power is a bracket too: "power = X" read as an exact value (issue #25's probe); the unsuffixed
+            # JSON field keeps its meaning, 1 - beta_lower (the power's upper end)
             payload = {**base, "alpha": args.alpha, "beta": fmt(r.beta, False), "beta_lower": fmt(r.beta_lower, False),
-                       "beta_upper": fmt(r.beta_upper, True), "power": fmt(r.power, True)}
+                       "beta_upper": fmt(r.beta_upper, True), "power": fmt(r.power, True),
+                       "power_lower": fmt(_power_lower(r), False)}
             line = (f"beta in [{payload['beta_lower']}, {payload['beta_upper']}] at alpha = {args.alpha}, "
-                    f"power = {payload['power']}")
+                    f"power in [{payload['power_lower']}, {payload['power']}]")
         elif args.at_eps is not None:
             payload = {**base, "eps": args.at_eps, "delta": fmt(r.delta, True), "delta_lower": fmt(r.delta_lower, False),
                        "delta_upper": fmt(r.delta_upper, True)}
@@ -323,6 +334,16 @@ def cmd_fdp(args):
         lines = [line + ("  (certified)" if r.certified else f"  (not certified: {r.reason})")]
         return payload, lines
     return run_one(args, compute)
+
+
+def _power_lower(r):
+    """The power's certified lower end: the result's own, else 1 - beta_upper (at 80 bits: exact for a 53-bit
+    beta_upper, so the outward formatting sees it unrounded)."""
+    import mpmath
+    if r.power_lower is not None:
+        return r.power_lower
+    with mpmath.workprec(80):
+        return 1 - mpmath.mpf(r.beta_upper)
 
 
 def _exact_route(plan):

@@ -54,8 +54,9 @@ def register(sub):
                    "dp-derive profile laplace --eps 1 --at-eps 0,0.25,0.5 --format csv"],
                   parents=[out])
     add_mechanism(p)
-    add_points(p, "at_eps", "at_eps", "evaluate delta(eps) at this eps >= 0", name="eps")
-    add_points(p, "at_delta", "at_delta", "evaluate eps(delta) at this delta in [0, 1)", name="delta")
+    add_points(p, "at_eps", "at_eps", "evaluate delta(eps) at this eps (a negative eps is the hockey stick at "
+               "e^eps < 1)", name="eps")
+    add_points(p, "at_delta", "at_delta", "evaluate eps(delta) at this delta in [0, 1] (eps(1) = 0)", name="delta")
     p.add_argument("--path", choices=PATHS, default="mp",
                    help="mp: verified digits (default); fp: float64 (digits ignored)")
     add_sampling_rate(p)
@@ -143,7 +144,7 @@ def _fp_rows(records, mechanism, combos, axis):
                 cache[key] = dict(zip(points, np.atleast_1d(fp.profile_delta(record, arr)).tolist()))
             else:
                 cache[key] = dict(zip(points, np.atleast_1d(fp.profile_eps(record, arr)).tolist()))
-        value = cache[key][c[axis]]
+        value = _fp_checked(record, axis, c[axis], cache[key][c[axis]])
         base = {"mechanism": mechanism.name, "params": records.shown(c)}
         if axis == "alpha":
             beta, power = value
@@ -155,6 +156,30 @@ def _fp_rows(records, mechanism, combos, axis):
             payload = {**base, "eps": repr(value), "delta": c["at_delta"], "path": "fp"}
         return payload, [f"{record}: eps = {payload['eps']}, delta = {payload['delta']} (float64)"]
     return compute
+
+
+def _fp_checked(record, axis: str, text: str, value):
+    """The fp path's value at one point, or a UsageError where float64 changes the answer, not its last digits
+    (issue #25's probe): an input that rounds to an end of its range (delta = 0.99999999999999999999 is 1.0, and eps
+    came out 0 against 7.9 for laplace(100)), or an eps that overflows (gaussian mu = 1e308 at delta = 1e-10: inf
+    against 5.0e+615 on the mp path).  At delta = 0 the value is the mp path's (a closed form, rounded to float64):
+    the float search answered eps = 721664.03 for G_1, whose eps(0) is inf."""
+    from fractions import Fraction
+
+    from derive.exact import rational
+    exact = rational(axis, text)
+    x = float(Fraction(int(exact.p), int(exact.q)))
+    if axis != "at_eps" and (x in (0.0, 1.0)) and exact not in (0, 1):
+        raise UsageError(f"{axis}={text}: rounds to {x} in float64 (--path fp), which changes the answer; "
+                         "use --path mp")
+    if axis == "at_delta" and exact == 0:
+        from numeric import mp
+        return float(mp.profile_eps(record, text, 17))
+    if axis == "at_delta" and value == float("inf") and 0 < exact < 1:
+        from numeric import mp
+        if mp.profile_eps(record, text, 17) < float("inf"):
+            raise UsageError(f"at_delta={text}: eps exceeds the float64 range (--path fp); use --path mp")
+    return value
 
 
 def cmd_profile(args):

@@ -95,7 +95,7 @@ def cmd_dpsgd(args):
                 payload["clt_gap"] = fmt(r.clt_gap)
             line = f"eps in [{payload['eps_lower']}, {payload['eps_upper']}] at delta = {args.at_delta}"
             clt = f"CLT: mu = {payload['mu_clt']}, eps = {payload['eps_clt']}"
-            if r.clt_gap is not None and r.clt_gap != 0:
+            if r.clt_gap is not None and r.clt_gap != 0 and r.certified and r.eps_upper < float("inf"):
                 clt += f" ({'understates' if r.clt_gap < 0 else 'overstates'} the certified eps by " \
                        f"{format_number(abs(r.clt_gap), 4)})"
         else:
@@ -107,8 +107,12 @@ def cmd_dpsgd(args):
                         "digits": digits})
         if r.reason:
             payload["reason"] = r.reason
-        head = (f"sigma = {payload['sigma']} (smallest meeting eps <= {args.target_eps}), "
-                if args.target_eps is not None else "")
+        head = ""
+        if args.target_eps is not None:
+            # at the search's floor the smallest sigma meeting the target may lie below it (target 1e308)
+            floor = Fraction(r.sigma) <= dpsgd.SIGMA_MIN
+            head = (f"sigma = {payload['sigma']} (" + ("the smallest sigma searched, which already meets"
+                                                       if floor else "smallest meeting") + f" eps <= {args.target_eps}), ")
         lines = [f"DP-SGD ({args.sampling} sampling), T = {r.steps} steps, q = {payload['q']}: {head}{line}"
                  + ("  (certified)" if r.certified else f"  (not certified: {r.reason})"), clt]
         return payload, lines

@@ -19,6 +19,9 @@ from .common import (
     subparser,
 )
 
+#: the most significant digits cnd computes (--x, --quantile)
+CND_DIGITS = 200
+
 
 def register(sub):
     p = subparser(sub, "cnd", "canonical noise distribution of f: CDF, quantile or samples",
@@ -51,6 +54,10 @@ def cmd_cnd(args):
     if args.seed is not None and args.sample is None:
         raise UsageError(f"seed={args.seed}: --seed goes with --sample")
     digits = args.digits
+    if digits > CND_DIGITS and args.sample is None:
+        from derive.errors import DomainError
+        raise DomainError("digits", digits, f"at most {CND_DIGITS} for cnd (its fixed point and root searches took "
+                                            "9 s at 300 digits and over 70 s at 1000)")
 
     def compute():
         record = records.get(values)

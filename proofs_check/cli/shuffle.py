@@ -15,6 +15,10 @@ RANDOMIZER_NAMES = ("binary-rr", "k-rr")
 RR_ONES = (0, 1, 2, 3)
 
 
+#: the smallest positive --at-delta shuffle answers (a numerator and denominator: --help imports no Fraction)
+MIN_DELTA = (1, 10 ** 300)
+
+
 def register(sub):
     p = subparser(sub, "shuffle", "shuffling n eps0-LDP reports: certified eps (or delta) of a clone reduction",
                   "n users each apply an eps0-LDP randomizer and a shuffler permutes the reports.  A clone reduction "
@@ -42,7 +46,7 @@ def register(sub):
                        help="standard-clone (FMT21: q = e^-eps0) or stronger-clone (FMT23: q = 2/(e^eps0 + 1))")
     route.add_argument("--randomizer", choices=RANDOMIZER_NAMES, action=Once,
                        help="binary-rr or k-rr (with --k): the exact shuffled pair of that randomizer, a lower bound")
-    p.add_argument("--k", type=number("k", "k"), action=Once, help="number of values of k-rr (an integer >= 3)")
+    p.add_argument("--k", type=number("krr_k", "k"), action=Once, help="number of values of k-rr (an integer >= 3)")
     p.add_argument("--eps0", type=number("eps0", "eps0"), required=True, action=Once,
                    help="each user's local privacy parameter eps0 > 0")
     p.add_argument("--n", type=number("n_users", "n"), required=True, action=Once, help="number of users n")
@@ -74,6 +78,10 @@ def cmd_shuffle(args):
             return "inf"
         return format_outward(_mpf_end(v, up), digits, up)
 
+    if args.at_delta is not None and 0 < Fraction(args.at_delta) < Fraction(*MIN_DELTA):
+        from derive.errors import DomainError
+        raise DomainError("at_delta", args.at_delta, "0 or at least 1e-300 for shuffle (its pairs' sums start from a "
+                          "float delta: 1e-400 and 5e-324 ended in a traceback)")
     if args.randomizer is not None:
         return run_one(args, lambda: _randomizer(args, n, digits))
     if args.k is not None:
