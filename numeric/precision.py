@@ -151,8 +151,11 @@ def format_outward(value, digits: int, up: bool) -> str:
     if text in ("0", "inf", "-inf"):
         return text
     with mpmath.workdps(digits + 30):
-        x, printed = mpmath.mpf(value), mpmath.mpf(text)
+        # an mpf end is compared as it is: rounded to digits + 30, the exact lower end 1 - 1.2e-307 of a beta was
+        # 1.0, and printed as 1.00000000000000 above the value it bounds
+        x = value if isinstance(value, mpmath.mpf) else mpmath.mpf(value)
+        printed = mpmath.mpf(text)
         if (printed >= x) if up else (printed <= x):
             return text
-        unit = mpmath.mpf(10) ** (int(mpmath.floor(mpmath.log10(abs(x)))) - digits + 1)
+        unit = mpmath.mpf(10) ** (int(mpmath.floor(mpmath.log10(x if x > 0 else -x))) - digits + 1)
         return format_number(x + unit if up else x - unit, digits)

@@ -103,3 +103,27 @@ def test_power_is_printed_as_a_bracket():
     with mpmath.workdps(50):
         ref = 1 - _gdp_beta(5, "1e-10")
     assert mpmath.mpf(out["power_lower"]) <= ref <= mpmath.mpf(out["power"])
+
+
+def test_lower_end_just_below_one_is_printed_below_it():
+    """beta's lower end 1 - 1.2e-307 (power's upper end 1.2e-307 at alpha = 1e-400) was compared with its printed
+    form after rounding to 45 digits, i.e. as 1.0, and printed 1.00000000000000: above the beta it bounds (beta < 1
+    since the power is positive).  Reference: beta < 1 strictly, so the printed lower end must be too."""
+    from decimal import Decimal
+    out = run(("compose", "fdp", "gaussian", "--mu", "1", "--k", "2", "--alpha", "1e-400", "--method", "numeric",
+               "--json", "--quiet")).json()
+    assert Decimal(out["beta_lower"]) < 1 and Decimal(out["power"]) > 0
+
+
+def test_mutation_rounded_comparison_is_caught(monkeypatch):
+    import numeric.precision as P
+    orig = P.format_outward
+
+    def rounded(value, digits, up):
+        with mpmath.workdps(digits + 30):
+            return orig(+mpmath.mpf(value), digits, up)
+    monkeypatch.setattr(P, "format_outward", rounded)
+    from decimal import Decimal
+    out = run(("compose", "fdp", "gaussian", "--mu", "1", "--k", "2", "--alpha", "1e-400", "--method", "numeric",
+               "--json", "--quiet")).json()
+    assert not Decimal(out["beta_lower"]) < 1
