@@ -92,7 +92,7 @@ class SubsampledStep:
         if name not in NAMES:
             raise DomainError("name", name, "one of " + ", ".join(NAMES))
         if self.p < MIN_P:
-            raise DomainError("p", mpmath.nstr(mpmath.mpf(int(self.p.p)) / int(self.p.q), 6), "at least 1e-6 for a subsampled step's CLT functionals (they are O(p^2) "
+            raise DomainError("p", mpmath.nstr(to_mpf(exact_of(self.p)), 6), "at least 1e-6 for a subsampled step's CLT functionals (they are O(p^2) "
                               "remainders of O(p) quadratures: at p = 1e-7 they ran past 100 s, and at 1e-300 kl "
                               "came out 1.8e-300 instead of ~1e-600)")
         if self.view != "remove" and dfun.divergence(self.record, name) is not None:

@@ -275,9 +275,10 @@ def cmd_fdp(args):
                          "use --method numeric")
     from derive.exact import rational
     # (exact comparisons: as floats, 1e-400 was 0, answered eps = inf, and 0.99999999999999999999 was 1, eps = 0)
-    if limit is None and args.at_delta is not None and rational("delta", args.at_delta) == 0:
+    at_delta = None if args.at_delta is None else rational("delta", args.at_delta)
+    if limit is None and at_delta == 0:
         limit = _delta_zero(plan, args)
-    if limit is None and args.at_delta is not None and rational("delta", args.at_delta) == 1:
+    if limit is None and at_delta == 1:
         limit = "delta-one"
     digits = min(args.digits, 15)
 
@@ -337,13 +338,12 @@ def cmd_fdp(args):
 
 
 def _power_lower(r):
-    """The power's certified lower end: the result's own, else 1 - beta_upper (at 80 bits: exact for a 53-bit
-    beta_upper, so the outward formatting sees it unrounded)."""
+    """The power's certified lower end: the result's own, else 1 - beta_upper as an exact difference (as
+    ``numeric.pld_power`` forms beta's ends), so the outward formatting sees it unrounded."""
     import mpmath
     if r.power_lower is not None:
         return r.power_lower
-    with mpmath.workprec(80):
-        return 1 - mpmath.mpf(r.beta_upper)
+    return mpmath.fsub(1, mpmath.mpf(r.beta_upper), exact=True)
 
 
 def _exact_route(plan):
