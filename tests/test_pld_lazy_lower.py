@@ -50,9 +50,9 @@ def test_mutation_lower_state_at_another_tilt_is_caught(monkeypatch):
     orig = pld.step_states
     calls = []
 
-    def wrong(models, hh, lam, tol, trunc=None):
+    def wrong(models, hh, lam, tol, trunc=None, memos=None):
         calls.append(lam)
-        return orig(models, hh, 0.0 if len(calls) > 1 else lam, tol, trunc)
+        return orig(models, hh, 0.0 if len(calls) > 1 else lam, tol, trunc, memos)
     monkeypatch.setattr(pld, "step_states", wrong)
     comp = pld.compose(entries, h=h)
     bucket = comp._bucket(3.0)
