@@ -23,8 +23,12 @@ from __future__ import annotations
 
 import math
 
-#: the truncated P-mass of all K steps together, relative to the query's delta: e^-TRUNC_MARGIN (1e-8)
-TRUNC_MARGIN = 8 * math.log(10)
+#: the truncated P-mass of all K steps together, relative to the query's delta: e^-TRUNC_MARGIN (1e-6).  It
+#: moves eps's upper end by about 1e-6 / (lam eps) relative (lam the query's tilt).  The lower the last knot, the
+#: less tilted mass the window carries above the query's eps: q = 0.001, sigma = 1.1, T = 100, delta = 1e-10 (a
+#: query decided by one large step, its eps in the trough between the tilted law's two modes) was 1.2e-4 wide at
+#: 1e-8, on the FFT's error bound, and is 7.2e-5 wide at 1e-6 (4.9e-5 at 1e-5).
+TRUNC_MARGIN = 6 * math.log(10)
 #: no truncation for a query below this log delta (the tail points would leave the float range)
 TRUNC_FLOOR = -650.0
 

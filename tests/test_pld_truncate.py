@@ -1,4 +1,4 @@
-"""numeric.pld_truncate: an eps(delta) query's step measures stop where a step's P-mass above is ~delta e^-18 / K.
+"""numeric.pld_truncate: an eps(delta) query's step measures stop where a step's P-mass above is ~delta e^-TRUNC_MARGIN / K (1e-6 delta / K).
 
 References, none from the engine:
 * a subsampled Gaussian step's P-tail S_P(l) = (1 - q) Phi-bar(x/s) + q Phi-bar((x - 1)/s), x = s^2 log((e^l - 1 + q)/q) + 1/2
@@ -20,6 +20,7 @@ from numeric import dpsgd, pld_discretise, pld_truncate
 from numeric import pld_mechanisms as M
 
 REF_Q001_S2_T100_D10 = 0.03275392122          # bench/dpsgd_reference.py (BENCHMARKS.md reference column)
+REF_Q001_S11_T100_D10 = 0.2324064433          # the same, q = 0.001, sigma = 1.1, T = 100, delta = 1e-10
 
 
 def _sp(q, s, l):
@@ -51,7 +52,7 @@ def test_truncated_upper_measure_carries_the_tail_at_inf():
 
 
 def test_truncation_query_rule():
-    assert pld_truncate.query_trunc(math.log(1e-10), 100) == pytest.approx(math.log(1e-10) - math.log(100) - 8 * math.log(10))
+    assert pld_truncate.query_trunc(math.log(1e-10), 100) == pytest.approx(math.log(1e-10) - math.log(100) - 6 * math.log(10))
     assert pld_truncate.query_trunc(-700.0, 100) is None
 
 
@@ -68,3 +69,23 @@ def test_mutation_no_truncation_is_caught(monkeypatch):
     monkeypatch.setattr(P, "truncation_top", lambda model, trunc: None)
     r = dpsgd._composition(Fraction(1, 1000), Fraction(2), 100).eps(Fraction(1, 10 ** 10))
     assert not float(r.eps_upper - r.eps_lower) <= 1e-4 * REF_Q001_S2_T100_D10
+
+
+def _bump_cell():
+    return dpsgd._composition(Fraction(1, 1000), Fraction(11, 10), 100).eps(Fraction(1, 10 ** 10))
+
+
+def test_a_lower_last_knot_lifts_the_trough_off_the_fft_floor():
+    """One large step decides this cell: eps lies between the tilted law's two modes (no hit, one hit), and the
+    FFT's error bound there was 2.5e-4 of delta with the last knot at delta 1e-8 / K (``TRUNC_MARGIN``)."""
+    r = _bump_cell()
+    ref = REF_Q001_S11_T100_D10
+    assert r.certified and float(r.eps_lower) <= ref * (1 + 1e-9) and ref * (1 - 1e-9) <= float(r.eps_upper)
+    assert float(r.eps_upper - r.eps_lower) <= 1e-4 * ref                  # measured 7.2e-5
+
+
+def test_mutation_the_former_margin_is_wide(monkeypatch):
+    monkeypatch.setattr(pld_truncate, "TRUNC_MARGIN", 8 * math.log(10))
+    r = _bump_cell()
+    assert float(r.eps_lower) <= REF_Q001_S11_T100_D10 <= float(r.eps_upper)
+    assert float(r.eps_upper - r.eps_lower) > 1e-4 * REF_Q001_S11_T100_D10    # measured 1.2e-4
