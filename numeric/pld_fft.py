@@ -304,7 +304,7 @@ def _window(items, parts, hf: float, mean: float, sig: float, eps_hint, window, 
     # steps: +-15 sigma left 3 % outside for one Poisson-subsampled step at q = 0.01, sigma = 0.5)
     sup_lo = sum(k * int(meas.knots[0]) for meas, k in items)
     sup_hi = sum(k * int(meas.knots[-1]) for meas, k in items)
-    if (sup_hi - sup_lo + 2) <= max(4 * ((hi - lo) / hf + 2), 1 << 16):
+    if _cover_support(sup_hi - sup_lo + 2, (hi - lo) / hf + 2, window):
         lo, hi = min(lo, sup_lo * hf), max(hi, sup_hi * hf)
     else:
         grow_hi = grow_lo = True
@@ -331,6 +331,17 @@ def _window(items, parts, hf: float, mean: float, sig: float, eps_hint, window, 
     if window is not None and N == window[1]:
         W0 = window[0]
     return W0, N, sup_lo, sup_hi
+
+
+def _cover_support(span: int, own: float, window) -> bool:
+    """Whether ``_window`` covers a composition's whole integer support (``span`` points; ``own``: the points of
+    its +-8 sigma range): when the support is at most 4x that range, and, with a given ``window``, at most 2x its
+    length.  (A lower composition on the upper one's window of 2^21 points covered its support of 7.9e6 points
+    on 2^24: 3.8 of the query's 7 s, DP-SGD q = 0.001, sigma = 0.8, T = 100, delta = 1e-10.  The Chernoff widening
+    keeps the given window there; the mass outside it is accounted for either way, so only width and time move.)"""
+    if span > max(4 * own, 1 << 16):
+        return False
+    return window is None or span <= max(2 * window[1], 1 << 16)
 
 
 class WindowTooLarge(DomainError):
