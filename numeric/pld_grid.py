@@ -191,7 +191,11 @@ def default_grid(entries) -> GridChoice:
 #: spans a few cells of the model's grid.  On the 80 DP-SGD cells at T in {100, 10^4} (issue #25) the five wider
 #: than the 1e-4 asked (q = 0.001, T = 100, sigma 0.6 to 1.1) had s_1 / h < 10 on the model's grid, and every cell
 #: with s_1 / h >= 14 was narrower than 1e-4.  sigma = 0.6, delta = 1e-5: 1.4e-4 on 2^-11 (s_1 / h = 6.6), 5.3e-5 on
-#: 2^-12 in less time; delta = 1e-10: 3.1e-4 on 2^-10, 3.0e-6 on 2^-12.  Only width and time move.
+#: 2^-12 in less time; delta = 1e-10: 3.1e-4 on 2^-10, 3.0e-6 on 2^-12.  At most 4x finer than the model's grid:
+#: at delta = 1e-280 (eps = 75.69, s_1 / h = 1.3 on the model's 2^-10) the rule alone took 2^-14 and 8.0 s for a
+#: relative width of 5.5e-8, 2^-12 takes 6.1 s for 2.5e-7, and 2^-10 took 2.2 s for 2e-5.  (A second look on the
+#: finer grid only after a first one wider than 1e-4 cost the six q = 0.001, T = 100 cells 18.5 s against 15.1.)
+#: Only width and time move.
 STEP_CELLS = 12
 
 
@@ -238,9 +242,10 @@ def query_grid(comp, logd: float, delta):
                 h *= 2
             while h > model and h > comp.h / 64:
                 h /= 2
-        # at least STEP_CELLS cells per step standard deviation (``STEP_CELLS``' comment)
-        s1 = math.sqrt(max(comp._step_var, 0.0))
-        while 0 < s1 < STEP_CELLS * float(h) and h > comp.h / 64:
+        # at least STEP_CELLS cells per step standard deviation, at most 4x finer than the model's grid
+        # (``STEP_CELLS``' comment)
+        s1, floor = math.sqrt(max(comp._step_var, 0.0)), max(comp.h / 64, h / 4)
+        while 0 < s1 < STEP_CELLS * float(h) and h > floor:
             h /= 2
         # coarse enough for the window to fit (q = 0.1, sigma = 0.6, T = 10^6 was refused on finer grids)
         while 24 * sd / float(h) > MAX_WINDOW / 2 and 2 * h <= comp._h_cap:

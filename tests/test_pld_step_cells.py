@@ -148,3 +148,16 @@ def test_mutation_bisection_in_place_of_regula_falsi_is_noticed(monkeypatch):
     monkeypatch.setattr(pld, "illinois_bracket", by_bisection)
     lam, seen = _solve_g2()
     assert lam == pytest.approx(1.0, rel=1e-5) and len(seen) >= 20
+
+
+def test_the_step_cells_rule_refines_at_most_4x(monkeypatch):
+    """delta = 1e-280: eps = 75.69 is read far in the tail; the model's grid 2^-10 has s_1 / h = 1.3 and gave a
+    2e-5 wide bracket, so the rule (which would take 2^-14) stops at 2^-12."""
+    comp = dpsgd._composition(Fraction(1, 1000), Fraction(4, 5), 100)
+    logd = -280 * math.log(10)
+    h, _ = G.query_grid(comp, logd, Fraction(1, 10 ** 280))
+    cells = G.STEP_CELLS
+    monkeypatch.setattr(G, "STEP_CELLS", 0)
+    h_model, _ = G.query_grid(comp, logd, Fraction(1, 10 ** 280))
+    assert math.sqrt(comp._step_var) < cells * float(h_model) / 8            # the rule wants more than 4x
+    assert h == h_model / 4
