@@ -32,6 +32,9 @@ def _eps_and_windows(monkeypatch):
     # keeps the window small with or without the floor, so the floor is checked where it acts
     monkeypatch.setattr("numeric.pld.bump_tilt", lambda K, cap, target, mode, margin=None: cap)
     no_truncation(monkeypatch)
+    # the model's query grid, as when these sizes were measured: under the saddle-point tilt without truncation
+    # the step-cells rule (``pld_grid.STEP_CELLS``) takes a 4x finer grid, and the window doubles with it
+    monkeypatch.setattr("numeric.pld_grid.STEP_CELLS", 0)
     return eps_and_windows(monkeypatch, Fraction(1, 1000), 2, 100, "1e-10")
 
 
