@@ -469,7 +469,7 @@ def _left_tangent_holds(K, e, v, w, D, s, SQ, QA) -> bool:
 
 #: ``_lower_hull`` keeps a middle point when its cross product exceeds HULL_TOL (|t1| + |t2|).  The first hull
 #: point (0, P(L > l_0)) makes the products O(1) near the bottom of the support, where D is nearly linear: at
-#: 1e-12 a dropped point lifted D~ by ~1e-12 absolute, ~4e-9 relative to D there, and ``_verify_lower``'s scaling
+#: 1e-12 a dropped point lifted D~ by 3.4e-12 absolute, 3.6e-9 relative to D there, and ``_verify_lower``'s scaling
 #: of every mass by 1 - 3.6e-9 cost T = 10^6 DP-SGD steps (q = 0.001, sigma = 2) 3.6e-3 of delta: eps in
 #: [2.14222, 2.14271] (2.3e-4 wide) where 1e-15 gives [2.142670, 2.142717] (2.2e-5).  Only width moves: the
 #: masses are checked by ``_verify_lower`` whatever the hull.
@@ -652,7 +652,7 @@ def step_states(models, h: Fraction, lam: float, tol: float, trunc: float | None
     keeps for one grid h, id(model) -> that pair's knot memo (``_step_state``), for the pairs ``memo_tails``
     admits.  A query's tilts place knots on the same lattice h k, and an exact ball and its tails depend on
     (model, h, k) only (at the fixed precision M.PREC), so a memoised value is the one a fresh call computes, bit
-    for bit: a DP-SGD cell's eps(delta) query evaluated the tails at 22645 knots, 10771 of them distinct."""
+    for bit: a DP-SGD cell's eps(delta) query evaluated the tails at 22645 knots, 10788 of them distinct."""
     from .pld_truncate import truncation_top
     return [(model, k, None if _lattice_measure(model, h, "upper") is not None
              else _step_state(model, h, lam, tol, truncation_top(model, trunc),
