@@ -1,4 +1,5 @@
-"""Test helper: the FFT window sizes a DP-SGD eps(delta) query asks for (``numeric.pld_fft._window`` spied on)."""
+"""Test helpers of the DP-SGD cells: the FFT window sizes an eps(delta) query asks for (``numeric.pld_fft._window``
+spied on), queries without truncation, and the independent reference eps of ``bench/dpsgd_reference.py``."""
 
 from __future__ import annotations
 
@@ -26,3 +27,15 @@ def no_truncation(monkeypatch):
     every delta(eps) and trade-off query)."""
     monkeypatch.setattr(pld_truncate, "truncation_top", lambda model, trunc: None)
     monkeypatch.setattr(pld, "truncation_top", lambda model, trunc: None)
+
+
+def saddle_point_reference(q, s, T, delta):
+    """(eps, its error estimate) from bench/dpsgd_reference.py: Laplace inversion through the saddle point, no
+    dp-derive code (numpy + scipy)."""
+    import importlib.util
+    import pathlib
+    path = pathlib.Path(__file__).resolve().parent.parent / "bench" / "dpsgd_reference.py"
+    spec = importlib.util.spec_from_file_location("dpsgd_reference", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.eps_reference(q, s, T, delta)

@@ -26,6 +26,7 @@ from dp_accounting.pld import privacy_loss_distribution as PLD  # noqa: E402
 from numeric import accountants as A  # noqa: E402
 from numeric import dp_events as E  # noqa: E402
 from test_accountants import gdp_delta, rr_delta, solve_eps  # noqa: E402
+from tests.dpsgd_windows import saddle_point_reference  # noqa: E402
 
 REL = dpa.NeighboringRelation
 
@@ -131,16 +132,6 @@ def stored():
     return json.loads(STORED.read_text())
 
 
-def saddle_point_reference(q, s, T, delta):
-    """eps from bench/dpsgd_reference.py: Laplace inversion through the saddle point, no dp-derive code
-    (numpy + scipy), with its own error estimate."""
-    import importlib.util
-    import pathlib
-    path = pathlib.Path(__file__).resolve().parent.parent / "bench" / "dpsgd_reference.py"
-    spec = importlib.util.spec_from_file_location("dpsgd_reference", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.eps_reference(q, s, T, delta)
 
 
 def cell_key(q, s, T, d) -> str:

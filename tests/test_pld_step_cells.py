@@ -8,12 +8,9 @@ itself (the route without memos)."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import pathlib
 from fractions import Fraction
 
-import numpy as np
 import pytest
 
 from numeric import dpsgd, pld
@@ -21,17 +18,15 @@ from numeric import pld_discretise as PD
 from numeric import pld_grid as G
 from numeric import pld_mechanisms as M
 from numeric.pld_discretise import discretise
+from tests.dpsgd_windows import saddle_point_reference
+from tests.test_pld_lazy_lower import _same
 
 # q = 0.001, sigma = 0.6, T = 100, delta = 1e-5: 1.4e-4 wide on the model's grid 2^-11 (s_1 / h = 6.6)
 CELL = ("0.001", "0.6", 100, "1e-5")
 
 
 def _reference(q, s, T, delta) -> float:
-    path = pathlib.Path(__file__).resolve().parent.parent / "bench" / "dpsgd_reference.py"
-    spec = importlib.util.spec_from_file_location("dpsgd_reference", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    eps, err = mod.eps_reference(float(q), float(s), T, float(delta))
+    eps, err = saddle_point_reference(float(q), float(s), T, float(delta))
     assert err < 1e-9
     return eps
 
@@ -81,8 +76,7 @@ def test_memoised_tails_give_the_measures_a_fresh_pair_gives(monkeypatch):
     (ups, los, _), b = _tilts_on_one_grid(comp)
     monkeypatch.setattr(type(model), "tails_arb", fast)
     ju, jl = discretise(model, comp.h, b, tol=comp.tol)
-    assert np.array_equal(ups[0][0].knots, ju.knots) and np.array_equal(ups[0][0].mass, ju.mass)
-    assert np.array_equal(los[0][0].knots, jl.knots) and np.array_equal(los[0][0].mass, jl.mass)
+    assert _same(ups[0][0], ju) and _same(los[0][0], jl)
     memo = comp._tails_memo()[id(model)]
     assert len(calls) == len(memo) == len(set(calls))              # each knot's tails once
     ja, _ = discretise(model, comp.h, comp._bucket(2.0), tol=comp.tol)
@@ -117,7 +111,7 @@ def test_mutation_one_memo_for_every_grid_is_caught(monkeypatch):
     (ups, _, _), b = _tilts_on_one_grid(sub)
     (model, _), = sub._models(0)
     ju, _ = discretise(model, sub.h, b, tol=sub.tol)
-    assert not (np.array_equal(ups[0][0].knots, ju.knots) and np.array_equal(ups[0][0].mass, ju.mass))
+    assert not _same(ups[0][0], ju)
 
 
 def test_the_tilt_solver_finds_the_closed_form_tilt_in_few_evaluations():
