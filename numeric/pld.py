@@ -263,6 +263,7 @@ class Composition:
         self._est_cache = {}        # (direction, truncation) -> ``_estimate_ups``
         self._pair_cache = {}       # (id(model), tilt) -> (upper, lower): shared across directions
         self._memos = {}            # grid h -> ``_tails_memo``
+        self._memo_ok = None        # ``_tails_memo``: few enough distinct pairs
 
     # grid -------------------------------------------------------------------------------------
     def _grid(self, h):
@@ -334,9 +335,9 @@ class Composition:
     def _tails_memo(self):
         """The memos of ``step_states`` for this composition's grid (shared with the compositions ``_sub`` makes
         of the same steps: a query's refinements keep its grid), or None for one of many distinct steps."""
-        if len({id(m) for e, _ in self.entries for m in e.directions}) > self.MEMO_PAIRS:
-            return None
-        return self._memos.setdefault(self.h, {})
+        if self._memo_ok is None:           # (decided once: ``_measures`` asks for every step of every tilt)
+            self._memo_ok = len({id(m) for e, _ in self.entries for m in e.directions}) <= self.MEMO_PAIRS
+        return self._memos.setdefault(self.h, {}) if self._memo_ok else None
 
     def _estimate_ups(self, d, trunc=None):
         """Untilted step measures for the estimates of an eps(delta) query only: every step's float law
