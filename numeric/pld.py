@@ -486,12 +486,15 @@ class Composition:
         ups, los, notes = self._measures(d, bucket, lower, self._trunc(log_delta))
         if key not in self._cache:
             cu = compose_fft(ups, self.h, lamq, eps_hint, log_delta=log_delta)
-            self._cache[key] = [cu, grid_bounds(cu, "upper")[0], None, None]
+            # an eps(delta) query reads no grid point below eps = 0 (``_solve``), so its bounds start there
+            cu.g_start = 0 if log_delta is None else max(0, -cu.W0)
+            self._cache[key] = [cu, grid_bounds(cu, "upper", cu.g_start)[0], None, None]
             cu.release()
         got = self._cache[key]
         if lower and got[2] is None:
             cl = compose_fft(los, self.h, lamq, eps_hint, window=(got[0].W0, got[0].n_points), log_delta=log_delta)
-            got[2], got[3] = cl, grid_bounds(cl, "lower")[1]
+            cl.g_start = got[0].g_start
+            got[2], got[3] = cl, grid_bounds(cl, "lower", cl.g_start)[1]
             cl.release()
         return got[0], got[2], got[1], got[3], notes
 
@@ -504,13 +507,13 @@ class Composition:
         for arr_out, comp, g, is_up in ((up, cu, gu, True), (lo, cl, gl, False)):
             if comp is None:
                 continue
-            j = idx - comp.W0
+            j = idx - (comp.W0 + comp.g_start)
             inside = (j >= 0) & (j < len(g))
             vals = np.where(inside, g[np.clip(j, 0, len(g) - 1)], 0.0)
             if is_up:
                 below = j < 0
                 above = j >= len(g)
-                top_bound = comp.C - comp.lam * (comp.W0 + len(g)) * comp.h + comp.log_above
+                top_bound = comp.C - comp.lam * (comp.W0 + comp.g_start + len(g)) * comp.h + comp.log_above
                 vals = np.where(below, comp.log_total + 1e-9, vals)
                 vals = np.where(above, top_bound + 1e-9, vals)
             else:
@@ -671,7 +674,7 @@ class Composition:
             bump = True
             for _ in range(3):
                 cu, _, gu, _, nt = self._composed(d, lam, eg, bucket, lower=False, log_delta=logd)
-                idx = cu.W0 + np.arange(len(gu))         # (64 MB at T = 10^6: not kept in ``found``)
+                idx = cu.W0 + cu.g_start + np.arange(len(gu))     # (64 MB at T = 10^6: not kept in ``found``)
                 up, _, nt = self._dir_bounds(d, lam, idx, eg, bucket, lower=False, log_delta=logd)
                 a = self._solve(up, idx, logd, upper=True)
                 center_ok = a is not None and abs(float(a) - cu.center) < 6 * cu.sigma
@@ -689,7 +692,7 @@ class Composition:
                 notes.append(f"direction {d}: delta not reached in the window")
                 a = mpmath.inf
             e_up.append(a)
-            found.append((a, d, lam, eg, bucket, (cu.W0, len(gu))))
+            found.append((a, d, lam, eg, bucket, (cu.W0 + cu.g_start, len(gu))))
             del idx, up
         # eps = max over directions, so any direction's lower end is a lower end of eps: the lower
         # compositions are made from the direction with the largest upper end down, and skipped for a

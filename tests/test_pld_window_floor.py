@@ -87,7 +87,7 @@ def test_cached_compositions_keep_grids_not_windows():
     entries = [got for sub in [comp, *comp._subs.values()] for got in sub._cache.values()]
     assert entries
     for cu, gu, cl, gl in entries:
-        assert cu.y is None and cu.n_points == len(gu)
+        assert cu.y is None and cu.n_points == cu.g_start + len(gu)
         assert cl is None or (cl.y is None and cl.n_points == cu.n_points)
 
 
