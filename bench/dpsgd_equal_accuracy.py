@@ -13,7 +13,9 @@ intervals 1e-4 / 2^j, j = 0, 1, ..., MAX_HALVINGS, and stops at the first j whos
 1e-4 of the independent reference (``bench/dpsgd_reference.py --grid``: Laplace inversion at the saddle
 point, no dp-derive code).  The peer's time reported is that one run's CPU time (a user who knew the
 right interval would pay only it), so the comparison favours the peer.  A cell where no interval reaches
-1e-4 within MAX_HALVINGS, or where one run passes PEER_CPU_CAP seconds, is recorded as not reached.
+1e-4 within MAX_HALVINGS, or where one run passes PEER_CPU_CAP seconds or runs out of the address space this
+script allows (``--mem-gb``, default MEM_GB: at T = 10^5 a fine interval took all 24 GiB of the machine and
+the kernel killed the run), is recorded as not reached.
 
 Both tools run in this one process, one after the other in every cell (``time.process_time``).
 """
@@ -34,6 +36,7 @@ from bench.dpsgd_grid import grid_parser, load_reference, ours  # noqa: E402
 
 MAX_HALVINGS = 7
 PEER_CPU_CAP = 60.0
+MEM_GB = 12
 TARGET = 1e-4
 
 
@@ -52,7 +55,12 @@ def peer_equal(q, s, T, d, truth):
     tries = []
     for j in range(MAX_HALVINGS + 1):
         iv = 1e-4 / 2 ** j
-        e, cpu = peer_at(q, s, T, d, iv)
+        c0 = time.process_time()
+        try:
+            e, cpu = peer_at(q, s, T, d, iv)
+        except MemoryError:
+            tries.append(dict(interval=iv, eps=None, cpu=time.process_time() - c0, rel=None, memory=True))
+            break
         tries.append(dict(interval=iv, eps=e, cpu=cpu, rel=(e - truth) / truth))
         if abs(e - truth) <= TARGET * truth:
             return dict(reached=True, interval=iv, eps=e, cpu=cpu, tries=tries)
@@ -62,6 +70,9 @@ def peer_equal(q, s, T, d, truth):
 
 
 def run(args):
+    import resource
+    cap = int(args.mem_gb * 2 ** 30)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     ref = load_reference(args.reference)
     path = Path(args.out)
     done = json.loads(path.read_text()) if path.exists() else {}
@@ -82,6 +93,10 @@ def run(args):
         pc = b["cpu"] if b["reached"] else None
         print(f"{k}: ours {a['cpu']:.2f} s width {(a['hi'] - a['lo']) / rf['eps']:.1e}; peer "
               f"{'%.3f s at %.2e' % (pc, b['interval']) if pc else 'not reached'}", flush=True)
+
+
+def _rel_or_memory(t) -> str:
+    return "out of memory" if t.get("memory") else f"{t['rel']:+.1e}"
 
 
 def markdown(args):
@@ -107,13 +122,15 @@ def markdown(args):
         t0 = b["tries"][0]
         w = (a["hi"] - a["lo"]) / r["reference"] if a["lo"] is not None else float("nan")
         tail = (f"{b['interval']:.2e} | {b['cpu']:.3f} | {a['cpu'] / b['cpu']:.2f}" if b["reached"]
-                else f"not reached (finest {b['tries'][-1]['interval']:.2e}: {b['tries'][-1]['rel']:+.1e}) | | ")
+                else f"not reached (finest {b['tries'][-1]['interval']:.2e}: {_rel_or_memory(b['tries'][-1])}) | | ")
         print(f"| {r['q']} | {r['sigma']} | {r['T']} | {r['delta']} | {r['reference']:.10g} | {a['cpu']:.2f} | "
               f"{w:.1e} | {t0['rel']:+.1e}, {t0['cpu']:.3f} | {tail} |")
 
 
 def main(argv=None):
-    args = grid_parser(__doc__, [100, 10_000], True).parse_args(argv)
+    ap = grid_parser(__doc__, [100, 10_000], True)
+    ap.add_argument("--mem-gb", type=float, default=MEM_GB, help="address space of this process (GiB)")
+    args = ap.parse_args(argv)
     markdown(args) if args.markdown else run(args)
 
 
