@@ -507,6 +507,14 @@ class Composition:
         for arr_out, comp, g, is_up in ((up, cu, gu, True), (lo, cl, gl, False)):
             if comp is None:
                 continue
+            if _is_own_grid(idx, comp.W0 + comp.g_start, len(g)):
+                # the grid's own points (an eps(delta) query reads all of them): its values as they are, without
+                # the gathers below (0.7 of 5.6 s at q = 0.004, sigma = 0.6, T = 10^6 over 2^23 points)
+                arr_out[:] = g
+                if comp.log_inf > -np.inf:
+                    with np.errstate(invalid="ignore"):
+                        np.logaddexp(arr_out, comp.log_inf, out=arr_out)
+                continue
             j = idx - (comp.W0 + comp.g_start)
             inside = (j >= 0) & (j < len(g))
             vals = np.where(inside, g[np.clip(j, 0, len(g) - 1)], 0.0)
@@ -762,6 +770,11 @@ class Composition:
     def tradeoff(self, alpha) -> TradeoffResult:
         """beta(alpha) bracket (``numeric.pld_power.tradeoff``; the argument is this module's docstring)."""
         return tradeoff(self, alpha)
+
+
+def _is_own_grid(idx: np.ndarray, first: int, n: int) -> bool:
+    """Whether ``idx`` is first, first + 1, ..., first + n - 1 (``Composition._dir_bounds``' fast path)."""
+    return len(idx) == n and n > 0 and int(idx[0]) == first and bool(np.all(np.diff(idx) == 1))
 
 
 def _one_measure(model, h: Fraction, state, kind: str, scheme: str) -> StepMeasure:

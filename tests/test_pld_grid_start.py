@@ -7,6 +7,7 @@ test breaks the index offset the query reads the shortened grid with, and the ex
 
 from __future__ import annotations
 
+import math
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -87,3 +88,83 @@ def test_mutation_offset_ignored_moves_eps_out(monkeypatch):
     comp = pld.compose([(gaussian(MU1), STEPS)])
     with pytest.raises(AssertionError):
         _check(comp.eps(DELTA))
+
+
+def test_own_grid_fast_path_gives_the_gathered_values(monkeypatch):
+    """``_dir_bounds`` reads an eps(delta) query's own grid without gathering: the bracket is the one of the
+    general path (the fast path switched off), bit for bit, on a step with an atom at +inf (log_inf finite:
+    the (eps, delta) pair) composed with Gaussian steps."""
+    from numeric.pld_mechanisms import eps_delta
+    comps = [(gaussian(MU1), STEPS), (eps_delta("0.1", "1e-8"), 2)]
+    fast = pld.compose(comps).eps(DELTA)
+    monkeypatch.setattr(pld, "_is_own_grid", lambda idx, first, n: False)
+    slow = pld.compose(comps).eps(DELTA)
+    assert (fast.eps_lower, fast.eps_upper) == (slow.eps_lower, slow.eps_upper)
+    assert fast.eps_upper - fast.eps_lower < 1e-3 * fast.eps_upper
+
+
+def test_is_own_grid():
+    assert pld._is_own_grid(np.arange(5, 9), 5, 4)
+    assert not pld._is_own_grid(np.arange(5, 9), 4, 4)
+    assert not pld._is_own_grid(np.arange(5, 9), 5, 5)
+    assert not pld._is_own_grid(np.array([5, 6, 8, 9]), 5, 4)
+    assert not pld._is_own_grid(np.arange(0), 0, 0)
+
+
+def _weighted_sums(y, rl, r1, c1):
+    """(S, A) at every i: S_i = sum_D w_D y_{i+D}, A_i = sum_D w_D |y_{i+D}|, w_D = c1 rl^D sum_{k<D} r1^k (the
+    recursion's weights for its float coefficients, in its reversed order: y[0] is the top of the window), in
+    mpmath at 50 digits: independent of the float recursion."""
+    with mpmath.workdps(50):
+        n = len(y)
+        w = [mpmath.mpf(c1) * mpmath.mpf(rl) ** D * sum(mpmath.mpf(r1) ** k for k in range(D)) for D in range(n + 1)]
+        S, A = [], []
+        for i in range(n):                   # reversed index i: the points above it are y[0..i-1]
+            S.append(sum(w[i - j] * mpmath.mpf(float(y[j])) for j in range(i)))
+            A.append(sum(w[i - j] * abs(mpmath.mpf(float(y[j]))) for j in range(i)))
+        return S, A
+
+
+def test_abs_sum_bound_covers_the_worst_rounding():
+    """``_abs_sum_bound`` >= gamma A at every point when the computed recursion sits at the low end of its error
+    bound (T = S - gamma A, the worst case first_order allows), for y with negative FFT-noise entries; the mutation
+    without the negative mass term falls below gamma A."""
+    from numeric import pld_fft
+    rng = np.random.default_rng(7)
+    y = np.abs(rng.normal(size=40)) * 1e-3
+    y[::3] = -rng.uniform(1e-4, 1e-3, size=len(y[::3]))      # negative entries, as an FFT's noise leaves them
+    hf, lam = 2.0 ** -6, 3.0
+    rl, r1 = math.exp(-lam * hf), math.exp(-hf)
+    c1 = -math.expm1(-hf)
+    gam = 1e-3
+    S, A = _weighted_sums(y, rl, r1, c1)
+    T = np.array([float(s - gam * a) for s, a in zip(S, A)])
+    got = pld_fft._abs_sum_bound(T, y, gam)
+    assert all(mpmath.mpf(float(g)) >= gam * a for g, a in zip(got, A))
+    dropped = T * gam / (1 - gam)            # the mutation: no 2 W_MAX ||y^-||_1 term
+    assert any(mpmath.mpf(float(g)) < gam * a for g, a in zip(dropped, A))
+
+
+@pytest.mark.parametrize("lam,hf,n", [(0.0, 2 ** -8, 700), (0.39, 2 ** -14, 900), (61.6, 2 ** -12, 500),
+                                      (1e-3, 2 ** -20, 600)])
+def test_w_norm_bounds_the_direct_sum(lam, hf, n):
+    """The closed form's bound against the sum of its n terms in mpmath at 50 digits (no geometric series): at
+    least the sum, and within 1e-12 relative of it."""
+    from numeric.pld_fft import _w_norm
+    with mpmath.workdps(50):
+        h, lm = mpmath.mpf(hf), mpmath.mpf(lam)
+        ref = mpmath.sqrt(mpmath.fsum(mpmath.exp(-2 * lm * D * h) * (-mpmath.expm1(-D * h)) ** 2
+                                      for D in range(1, n + 1)))
+        got = _w_norm(lam, hf, n)
+        assert mpmath.mpf(got) >= ref
+        assert mpmath.mpf(got) <= ref * (1 + mpmath.mpf("1e-12"))
+
+
+def test_w_norm_mutation_fails(monkeypatch):
+    """A broken geometric sum in ``_w_norm`` (one term more: x^{n+1} in place of x^n) is caught by the comparison
+    with the direct sum (the closed form then no longer cancels to the second difference)."""
+    from numeric import pld_fft
+    orig = pld_fft._geo
+    monkeypatch.setattr(pld_fft, "_geo", lambda x, n: orig(x, n + 1))
+    with pytest.raises(AssertionError):
+        test_w_norm_bounds_the_direct_sum(0.0, 2 ** -8, 700)
