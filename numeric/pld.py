@@ -140,7 +140,11 @@ lower value:
   ``pld_fft.compose_fft``'s ``log_delta``) moves only width and time, never the certificate;
 * the delta sums: T_i = sum_{j>i} y_j e^{-lam(l_j - l_i)} (1 - e^{-(l_j - l_i)}) is
   summed by a recursion with non-negative coefficients (``pld_fft.first_order``), relative
-  rounding error <= (2K + 4n + 10) u with K from ``first_order_roundings``, coefficients from Arb.
+  rounding error <= (2K + 4n + 10) u with K from ``first_order_roundings``, coefficients from Arb;
+  that bound multiplies the sum A_i of the same weights on |y|, itself bounded from the signed
+  recursion and the negative FFT noise of y (``pld_fft._abs_sum_bound``), and ||w||_2 is summed in
+  closed form in Arb (``pld_fft._w_norm``).  An eps(delta) query computes these sums only at
+  eps >= 0 (``grid_bounds``' start: each T_i reads the points above i only).
 
 Values are combined in log space (float64 logs carry a relative slack of 1e-9,
 assumption A1), so results far below 1e-308 are representable; they are
