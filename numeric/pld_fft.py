@@ -595,7 +595,9 @@ def grid_bounds(comp: Composed, which: str = "both", start: int = 0):
     # two nested recursions (E inside T), each with first_order's gamma_K, and the sums forming their
     # inputs: (2K + 4n + 10) u, doubled (the sequential recursion was charged (4n + 10) u, doubled)
     gam = (2 * first_order_roundings(n) + 4 * n + 10) * U * 2
-    base_err = _abs_sum_bound(T, yr, gam)            # gamma A, A the weighted sum of |y| (below); + W E_out next
+    wmax = _weight_bound(rl, r1, c1)
+    # gamma A, A the weighted sum of |y| (``_abs_sum_bound``; a second recursion over |y| where no weight bound holds)
+    base_err = _abs_sum_bound(T, yr, gam, wmax) if wmax is not None else run(np.abs(yr)) * gam
     W = _w_norm(lam, hf, n)                          # ||w||_2 for the FFT error term
     base_err += W * comp.E_out
     scale = np.arange(n, dtype=float)
@@ -668,11 +670,22 @@ def _w_norm(lam: float, hf: float, n: int) -> float:
     return math.sqrt(acc) * (1 + 1e-9)
 
 
-#: a bound on every weight w_D = c1 rl^D sum_{k < D} r1^k of ``grid_bounds``' recursion (``_abs_sum_bound``)
-W_MAX = 2.0
+def _weight_bound(rl: float, r1: float, c1: float) -> float | None:
+    """A float >= every weight w_D of ``grid_bounds``' recursion with its float coefficients, or None.
+
+    The recursion is E_n = p (z_n + E_{n-1}) with p = fl(rl r1), then T_n = b (z'_n) + rl T_{n-1} with
+    b = fl(rl c1) and z' = z + E shifted (``grid_bounds``' ``run``), so the weight of a point D places above is
+    w_D = b sum_{m=1}^{D} rl^{m-1} p^{D-m}.  With rl <= 1 (a rounded e^{-lam h}, lam >= 0) and p <= r1 (1 + u):
+    w_D <= b sum_{k >= 0} (r1 (1 + u))^k = b / (1 - r1 (1 + u)) <= c1 (1 + u) / (1 - r1 (1 + u)).  Evaluated
+    with r1 (1 + 2u), c1 (1 + 2u) and the quotient times (1 + 4u), which covers the three roundings of this
+    expression.  About 1 + 2^-52 / h; None when the denominator is not positive (h below ~2^-52)."""
+    den = 1.0 - r1 * (1 + 2 * U)
+    if not (rl <= 1.0 and den > 0):
+        return None
+    return c1 * (1 + 2 * U) / den * (1 + 4 * U)
 
 
-def _abs_sum_bound(T: np.ndarray, yr: np.ndarray, gam: float) -> np.ndarray:
+def _abs_sum_bound(T: np.ndarray, yr: np.ndarray, gam: float, wmax: float) -> np.ndarray:
     """gamma A_i >= gamma sum_D w_D |y_{i+D}| at every point, from the computed recursion T on y itself, in place of
     a second recursion over |y| (half of ``grid_bounds``' recursion work: 0.7 of 5.3 s at q = 0.004, sigma = 0.6,
     T = 10^6, 2^23 points).  Returns a new array.
@@ -680,18 +693,17 @@ def _abs_sum_bound(T: np.ndarray, yr: np.ndarray, gam: float) -> np.ndarray:
     Why it is an upper bound.  |y| = y + 2 y^- with y^- = max(-y, 0), and the weights w_D >= 0, so
     A_i = S_i + 2 sum_D w_D y^-_{i+D} with S_i = sum_D w_D y_{i+D} the exact recursion on the computed y.  The
     computed T_i satisfies |T_i - S_i| <= gamma A_i (``first_order``'s bound, the one the old second pass was
-    multiplied by), so A_i <= T_i + gamma A_i + 2 W_MAX ||y^-||_1, i.e. A_i <= (T_i + 2 W_MAX ||y^-||_1) / (1 - gamma).
-    W_MAX >= every weight: with the float coefficients rl = fl(e^{-lam h}) <= 1, r1 = fl(e^{-h}) and
-    c1 = fl(1 - e^{-h}), w_D <= c1 / (1 - r1), and c1 / (1 - r1) <= 1 + 2^-52 / (1 - e^{-h}) <= 2 for h >= 2^-50
-    (every grid here is far coarser).  Roundings: ||y^-||_1 by numpy's pairwise sum (relative error below
-    n u, charged 2 n u), then one addition, one division and one product a point (charged 8 u).  Where the
-    computed T_i + 2 W_MAX ||y^-||_1 is negative (only where first_order's underflowed terms, below 2^-1022,
-    dominate: the TINY_NORMAL cut's region) the bound is 0 there, the same absolute loss first_order's docstring
-    leaves to that cut.  The bound grows by gamma 2 W_MAX ||y^-||_1 / (1 - gamma) at every point, against the
-    W E_out term of the FFT error added after it: ||y^-||_1 is FFT noise."""
+    multiplied by), so A_i <= T_i + gamma A_i + 2 wmax ||y^-||_1, i.e. A_i <= (T_i + 2 wmax ||y^-||_1) / (1 - gamma),
+    with wmax >= every weight (``_weight_bound``: about 1).  Roundings: ||y^-||_1 by numpy's pairwise sum
+    (relative error below n u, charged 2 n u), then one product and one addition a point, and the factor
+    gamma / (1 - gamma) and its product (charged 8 u together).  Where the computed T_i + 2 wmax ||y^-||_1 is
+    negative (only where first_order's underflowed terms, below 2^-1022, dominate: the TINY_NORMAL cut's region)
+    the bound is 0 there, the same absolute loss first_order's docstring leaves to that cut.  The bound grows by
+    gamma 2 wmax ||y^-||_1 / (1 - gamma) at every point, against the W E_out term of the FFT error added after
+    it: ||y^-||_1 is FFT noise."""
     n = len(yr)
     neg = float(np.sum(np.maximum(-yr, 0.0))) * (1 + 2 * n * U)
-    out = T + 2 * W_MAX * neg
+    out = T + 2 * wmax * neg
     np.maximum(out, 0.0, out=out)
     out *= gam / (1 - gam) * (1 + 8 * U)
     return out

@@ -111,13 +111,21 @@ def test_is_own_grid():
     assert not pld._is_own_grid(np.arange(0), 0, 0)
 
 
+def _weights(rl, r1, c1, n):
+    """w_D, D = 0..n, of the recursion as ``grid_bounds`` runs it (p = fl(rl r1), b = fl(rl c1): the float
+    coefficients it is given), summed in mpmath at 50 digits: b sum_{m=1}^{D} rl^{m-1} p^{D-m}."""
+    with mpmath.workdps(50):
+        p, b, a = mpmath.mpf(rl * r1), mpmath.mpf(rl * c1), mpmath.mpf(rl)
+        return [b * sum(a ** (m - 1) * p ** (D - m) for m in range(1, D + 1)) for D in range(n + 1)]
+
+
 def _weighted_sums(y, rl, r1, c1):
     """(S, A) at every i: S_i = sum_D w_D y_{i+D}, A_i = sum_D w_D |y_{i+D}|, w_D = c1 rl^D sum_{k<D} r1^k (the
     recursion's weights for its float coefficients, in its reversed order: y[0] is the top of the window), in
     mpmath at 50 digits: independent of the float recursion."""
     with mpmath.workdps(50):
         n = len(y)
-        w = [mpmath.mpf(c1) * mpmath.mpf(rl) ** D * sum(mpmath.mpf(r1) ** k for k in range(D)) for D in range(n + 1)]
+        w = _weights(rl, r1, c1, n)
         S, A = [], []
         for i in range(n):                   # reversed index i: the points above it are y[0..i-1]
             S.append(sum(w[i - j] * mpmath.mpf(float(y[j])) for j in range(i)))
@@ -139,9 +147,11 @@ def test_abs_sum_bound_covers_the_worst_rounding():
     gam = 1e-3
     S, A = _weighted_sums(y, rl, r1, c1)
     T = np.array([float(s - gam * a) for s, a in zip(S, A)])
-    got = pld_fft._abs_sum_bound(T, y, gam)
+    wmax = pld_fft._weight_bound(rl, r1, c1)
+    assert all(mpmath.mpf(wmax) >= w for w in _weights(rl, r1, c1, len(y)))
+    got = pld_fft._abs_sum_bound(T, y, gam, wmax)
     assert all(mpmath.mpf(float(g)) >= gam * a for g, a in zip(got, A))
-    dropped = T * gam / (1 - gam)            # the mutation: no 2 W_MAX ||y^-||_1 term
+    dropped = T * gam / (1 - gam)            # the mutation: no 2 wmax ||y^-||_1 term
     assert any(mpmath.mpf(float(g)) < gam * a for g, a in zip(dropped, A))
 
 
@@ -168,3 +178,38 @@ def test_w_norm_mutation_fails(monkeypatch):
     monkeypatch.setattr(pld_fft, "_geo", lambda x, n: orig(x, n + 1))
     with pytest.raises(AssertionError):
         test_w_norm_bounds_the_direct_sum(0.0, 2 ** -8, 700)
+
+
+def _recursion_weights(rl, r1, c1, n):
+    """The weights as ``grid_bounds``' recursion produces them: its two ``first_order`` passes on a unit impulse at
+    the top of the window (reversed index 0); entry D is the weight of a point D places above."""
+    from numeric.pld_fft import first_order
+    z = np.zeros(n + 1)
+    z[0] = 1.0
+    zs = np.concatenate(([0.0], z[:-1]))
+    E = first_order(zs, rl * r1, rl * r1)
+    zs[1:] += E[:-1]
+    return first_order(zs, rl, rl * c1)
+
+
+@pytest.mark.parametrize("lam,hf", [(0.0, 2 ** -2), (3.0, 2 ** -6), (0.01, 2 ** -20)])
+def test_weight_bound_covers_every_weight(lam, hf):
+    """``_weight_bound`` >= every weight: the weights summed in mpmath (``_weights``, which agree with the float
+    recursion run on an impulse to 1e-12), up to where they have converged to their limit."""
+    from numeric import pld_fft
+    rl, r1, c1 = math.exp(-lam * hf), math.exp(-hf), -math.expm1(-hf)
+    n = 60
+    w = _weights(rl, r1, c1, n)
+    rec = _recursion_weights(rl, r1, c1, n)
+    assert all(abs(float(w[D]) - rec[D]) <= 1e-12 * max(float(w[D]), 1e-300) for D in range(1, n + 1))
+    wmax = pld_fft._weight_bound(rl, r1, c1)
+    assert all(mpmath.mpf(wmax) >= x for x in w)
+    if lam == 0.0:                     # the weights tend to 1 - e^{-D h} -> 1: the bound is near-tight there
+        assert wmax < 1 + 1e-12 and w[n] > 1 - 1e-6
+
+
+def test_mutation_weight_bound_half(monkeypatch):
+    from numeric import pld_fft
+    monkeypatch.setattr(pld_fft, "_weight_bound", lambda rl, r1, c1: 0.5)
+    with pytest.raises(AssertionError):
+        test_weight_bound_covers_every_weight(0.0, 2 ** -2)
