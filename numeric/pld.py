@@ -278,8 +278,11 @@ class Composition:
         self._lattice = choice.lattice
         return choice.h
 
-    #: relative eps accuracy the query-adapted grid aims at (``pld_grid.query_grid``)
-    QUERY_RTOL = 2e-5
+    #: relative eps accuracy the query-adapted grid aims at (``pld_grid.query_grid``); a bracket left wider than
+    #: ``pld_results.REFINE_RTOL`` (1e-4) is looked at again on a finer knot tolerance, then on half the grid step
+    #: (``pld_results.finer_grid``).  At 2e-5 (the eighteenth session) the 160 DP-SGD cells were at most 9.4e-5 wide, most of
+    #: them 5-25x narrower than 1e-4; BENCHMARKS.md, nineteenth session, has the grid at 5e-5
+    QUERY_RTOL = 5e-5
 
     def _for_query(self, logd: float, delta: Fraction):
         """The composition an eps(delta) query is answered on: ``self``, or the same steps on the grid and
@@ -647,6 +650,7 @@ class Composition:
                 if self.lower_ends:         # (a one-sided list's eps_lower is 0 by design: no second look)
                     r = R.lower_by_delta(r, lambda e: self._try(self.delta, e), dl)
                     r = R.refine_width(r, lambda: self._try(self._sub(sub.h, sub.tol * R.REFINE_TOL).eps, dl))
+                    r = R.refine_width(r, lambda: R.finer_grid(self, sub, dl))
                 return dataclasses.replace(r, seconds=time.perf_counter() - t0)
         try:
             return self._eps_here(dl, logd, t0)

@@ -595,8 +595,7 @@ def grid_bounds(comp: Composed, which: str = "both", start: int = 0):
     # two nested recursions (E inside T), each with first_order's gamma_K, and the sums forming their
     # inputs: (2K + 4n + 10) u, doubled (the sequential recursion was charged (4n + 10) u, doubled)
     gam = (2 * first_order_roundings(n) + 4 * n + 10) * U * 2
-    wmax = _weight_bound(rl, r1, c1)
-    # gamma A, A the weighted sum of |y| (``_abs_sum_bound``; a second recursion over |y| where no weight bound holds)
+    wmax = _weight_bound(rl, r1, c1)         # gamma A, A the weighted sum of |y| (a second recursion if no wmax)
     base_err = _abs_sum_bound(T, yr, gam, wmax) if wmax is not None else run(np.abs(yr)) * gam
     W = _w_norm(lam, hf, n)                          # ||w||_2 for the FFT error term
     base_err += W * comp.E_out

@@ -152,7 +152,8 @@ def intersect(a: EpsResult, b: EpsResult) -> EpsResult:
 
 def refine_width(r: EpsResult, again) -> EpsResult:
     """``r`` (a certified bracket on a query-adapted grid) or, when it is wider than REFINE_RTOL, its
-    intersection with ``again()``: the same query at a knot tolerance REFINE_TOL times finer.  On the DP-SGD
+    intersection with ``again()``: the same query at a knot tolerance REFINE_TOL times finer (or, ``finer_grid``,
+    on half the grid step).  On the DP-SGD
     grid (issue #25) the cells left above 1e-4 at T = 100 and small q were mostly knot-limited: a 100x finer
     tolerance brought 0.001 / 5 / 100 / 1e-5 from 2.2e-4 to 2.5e-5 and 0.004 / 2 / 100 / 1e-5 from 1.2e-4 to
     1.3e-5 (BENCHMARKS.md, sixteenth session).  Only width and time move."""
@@ -163,6 +164,25 @@ def refine_width(r: EpsResult, again) -> EpsResult:
     if r2 is None or not r2.certified:
         return r
     return intersect(r, r2)
+
+
+#: largest FFT window (points) of an eps(delta) query's second look on half the grid step (``finer_grid``): the window
+#: doubles with it, and a T = 10^6 DP-SGD query on 2^23 points peaked near 750 MB (BENCHMARKS.md)
+FINER_GRID_WINDOW = 1 << 23
+
+
+def finer_grid(comp, sub, dl):
+    """The eps(delta) query of ``comp`` again on half the grid step of its query composition ``sub`` and the finer knot
+    tolerance of the second look before it (q = 0.004, sigma = 1.1, T = 100, delta = 1e-5 on 2^-13: 1.9e-4 wide at
+    the query's tolerance, 7.9e-5 at the finer one), or None where that run's window would pass FINER_GRID_WINDOW
+    points: the last second look of ``numeric.pld.Composition._eps``, for a bracket the query grid left wider than
+    REFINE_RTOL (the grid's error model aims at ``Composition.QUERY_RTOL``, and its estimate of the discretisation
+    error is rough: on the 160 DP-SGD cells its widths ranged over 20x).  Only width and time move: the brackets of
+    both runs are certified, and ``refine_width`` intersects them."""
+    from .pld_grid import _window_points
+    if 2 * _window_points(sub) > FINER_GRID_WINDOW:
+        return None
+    return comp._try(comp._sub(sub.h / 2, sub.tol * REFINE_TOL).eps, dl)
 
 
 #: the points below eps_upper (relative 2^-k) at which ``lower_by_delta`` asks delta's lower end: the lowest

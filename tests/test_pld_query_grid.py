@@ -39,7 +39,8 @@ def test_large_eps_query_runs_on_a_coarser_grid_and_keeps_the_exact_value():
     r = c.eps("1e-5")
     exact = gdp_eps("10", "1e-5")
     assert r.certified and r.eps_lower <= exact <= r.eps_upper
-    assert (r.eps_upper - r.eps_lower) / r.eps_upper <= 1e-5   # QUERY_RTOL aims at 2e-5; the model is pessimistic here (measured 5.9e-6)
+    # QUERY_RTOL aims at 5e-5; the model is pessimistic here (measured 2.4e-5; 5.9e-6 when it aimed at 2e-5)
+    assert (r.eps_upper - r.eps_lower) / r.eps_upper <= pld.Composition.QUERY_RTOL
 
 
 def test_an_explicit_grid_is_never_adapted():
