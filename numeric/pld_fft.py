@@ -583,20 +583,12 @@ def grid_bounds(comp: Composed, which: str = "both", start: int = 0):
     # temporaries of this function were the peak of the whole query, 370 MB)
     yr = comp.y[:start - 1:-1] if start else comp.y[::-1]     # y_{N-1}, ..., y_start
 
-    def run(z):
-        zs = np.concatenate(([0.0], z[:-1]))          # z_{n-1} shifted: index n gets y_{i+1}
-        E = first_order(zs, rl * r1, rl * r1)
-        # E here is sum over earlier z with weights; define base_i = y_{i+1} + E_{i+1}
-        zs[1:] += E[:-1]
-        del E
-        T = first_order(zs, rl, rl * c1)
-        return T[::-1]
-    T = run(yr)
+    T = _recursion(yr, rl, r1, c1)[::-1]
     # two nested recursions (E inside T), each with first_order's gamma_K, and the sums forming their
     # inputs: (2K + 4n + 10) u, doubled (the sequential recursion was charged (4n + 10) u, doubled)
     gam = (2 * first_order_roundings(n) + 4 * n + 10) * U * 2
     wmax = _weight_bound(rl, r1, c1)         # gamma A, A the weighted sum of |y| (a second recursion if no wmax)
-    base_err = _abs_sum_bound(T, yr, gam, wmax) if wmax is not None else run(np.abs(yr)) * gam
+    base_err = _abs_sum_bound(T, yr, gam, wmax) if wmax is not None else _recursion(np.abs(yr), rl, r1, c1)[::-1] * gam
     W = _w_norm(lam, hf, n)                          # ||w||_2 for the FFT error term
     base_err += W * comp.E_out
     scale = np.arange(n, dtype=float)
@@ -637,6 +629,17 @@ def grid_bounds(comp: Composed, which: str = "both", start: int = 0):
     return up, lo
 
 
+def _recursion(z: np.ndarray, rl: float, r1: float, c1: float) -> np.ndarray:
+    """``grid_bounds``' delta sums on the reversed window z (z[0] the top point), in the reversed order: entry k is
+    T at the point k places below the top, sum_D w_D z_{k-D}, by the two nested recursions E = p (z + E) (p =
+    rl r1) and T = rl T + rl c1 (z + E) shifted, each a ``first_order`` pass (weights w_D: ``_weight_bound``)."""
+    zs = np.concatenate(([0.0], z[:-1]))          # z shifted: entry k gets the point above it
+    E = first_order(zs, rl * r1, rl * r1)
+    zs[1:] += E[:-1]                              # base_k = z_{k-1} + E_{k-1}
+    del E
+    return first_order(zs, rl, rl * c1)
+
+
 def _geo(x, n: int):
     """sum_{D=1}^{n} x^D = x (1 - x^n) / (1 - x) for an Arb ball x != 1 (``_w_norm``)."""
     return x * (1 - x ** n) / (1 - x)
@@ -673,7 +676,7 @@ def _weight_bound(rl: float, r1: float, c1: float) -> float | None:
     """A float >= every weight w_D of ``grid_bounds``' recursion with its float coefficients, or None.
 
     The recursion is E_n = p (z_n + E_{n-1}) with p = fl(rl r1), then T_n = b (z'_n) + rl T_{n-1} with
-    b = fl(rl c1) and z' = z + E shifted (``grid_bounds``' ``run``), so the weight of a point D places above is
+    b = fl(rl c1) and z' = z + E shifted (``_recursion``), so the weight of a point D places above is
     w_D = b sum_{m=1}^{D} rl^{m-1} p^{D-m}.  With rl <= 1 (a rounded e^{-lam h}, lam >= 0) and p <= r1 (1 + u):
     w_D <= b sum_{k >= 0} (r1 (1 + u))^k = b / (1 - r1 (1 + u)) <= c1 (1 + u) / (1 - r1 (1 + u)).  Evaluated
     with r1 (1 + 2u), c1 (1 + 2u) and the quotient times (1 + 4u), which covers the three roundings of this

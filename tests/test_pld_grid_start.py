@@ -186,15 +186,12 @@ def test_w_norm_mutation_fails(monkeypatch):
 
 
 def _recursion_weights(rl, r1, c1, n):
-    """The weights as ``grid_bounds``' recursion produces them: its two ``first_order`` passes on a unit impulse at
-    the top of the window (reversed index 0); entry D is the weight of a point D places above."""
-    from numeric.pld_fft import first_order
+    """The weights as ``grid_bounds``' recursion (``pld_fft._recursion``) produces them, run on a unit impulse at the
+    top of the window (reversed index 0); entry D is the weight of a point D places above."""
+    from numeric.pld_fft import _recursion
     z = np.zeros(n + 1)
     z[0] = 1.0
-    zs = np.concatenate(([0.0], z[:-1]))
-    E = first_order(zs, rl * r1, rl * r1)
-    zs[1:] += E[:-1]
-    return first_order(zs, rl, rl * c1)
+    return _recursion(z, rl, r1, c1)
 
 
 @pytest.mark.parametrize("lam,hf", [(0.0, 2 ** -2), (3.0, 2 ** -6), (0.01, 2 ** -20)])
@@ -218,3 +215,22 @@ def test_mutation_weight_bound_half(monkeypatch):
     monkeypatch.setattr(pld_fft, "_weight_bound", lambda rl, r1, c1: 0.5)
     with pytest.raises(AssertionError):
         test_weight_bound_covers_every_weight(0.0, 2 ** -2)
+
+
+def test_fallbacks_still_bound(monkeypatch):
+    """The two fallbacks ``grid_bounds`` keeps: the second recursion over |y| where no weight bound holds
+    (``_weight_bound`` None), and ``_w_norm``'s float sum where the Arb ball is not usable.  Both still give values on
+    the right side of the exact delta and of the direct sum (the checks above, rerun on those paths)."""
+    from flint import arb
+
+    from numeric import pld_fft
+    monkeypatch.setattr(pld_fft, "_weight_bound", lambda rl, r1, c1: None)
+    test_shortened_grid_bounds_contain_the_exact_delta()
+    monkeypatch.setattr(pld_fft, "_geo", lambda x, n: arb("inf"))
+    lam, hf, n = 0.39, 2 ** -14, 900
+    got = pld_fft._w_norm(lam, hf, n)
+    with mpmath.workdps(50):
+        ref = mpmath.sqrt(mpmath.fsum(mpmath.exp(-2 * mpmath.mpf(lam) * D * mpmath.mpf(hf))
+                                      * (-mpmath.expm1(-D * mpmath.mpf(hf))) ** 2 for D in range(1, n + 1)))
+        # the float sum carries a relative slack of 1e-9 (the former rule): above the sum, within 1e-8 of it
+        assert ref <= mpmath.mpf(got) <= ref * (1 + mpmath.mpf("1e-8"))
